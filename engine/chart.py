@@ -1,0 +1,147 @@
+"""A whole chart, and the two ways to cast one: from an instant, or from the classical inputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from . import calendar
+from .generals import Generals, place_generals
+from .lessons import Lesson, four_lessons
+from .plate import Plate, plate_for
+from .school import DEFAULT_SCHOOL, School
+from .symbols import STEMS, Branch, Element, Pillar, Stem, parse_branch
+from .transmissions import POSITIONS, Transmissions, three_transmissions
+
+
+class CastError(ValueError):
+    """Input a chart cannot be cast from; the message says what is accepted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One of the three transmissions as a reader sees it on the chart."""
+
+    position: str  # 初伝 中伝 末伝
+    branch: Branch  # on the 天盤
+    ground: Branch  # the 地盤 branch under it
+    general: str  # the 天将 riding it
+    hidden_stem: Stem | None  # 遁干 in the day's 旬; None when the branch is 空亡
+    kin: str  # 六親 to the day stem
+    void: bool  # in 旬空
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A cast 課: everything needed to read it, and ``transmissions.trace`` for why."""
+
+    day: Pillar
+    hour: Branch
+    yuejiang: Branch
+    school: School
+    plate: Plate
+    lessons: tuple[Lesson, Lesson, Lesson, Lesson]
+    transmissions: Transmissions
+    generals: Generals
+    steps: tuple[Step, Step, Step]
+    void: tuple[Branch, Branch]
+    moment: calendar.Moment | None = None
+
+    @property
+    def stem_upper(self) -> Branch:
+        """干上神: the upper of lesson 1."""
+        return self.lessons[0].upper
+
+    @property
+    def branch_upper(self) -> Branch:
+        """支上神: the upper of lesson 3."""
+        return self.lessons[2].upper
+
+
+# 六親 by how the branch's element stands to the day stem's (RULES §6).
+def kin(day_element: Element, element: Element) -> str:
+    """父母 (生我), 子孫 (我生), 官鬼 (剋我), 妻財 (我剋) or 兄弟 (比和)."""
+    if element == day_element:
+        return "兄弟"
+    if element.generates(day_element):
+        return "父母"
+    if day_element.generates(element):
+        return "子孫"
+    if element.overcomes(day_element):
+        return "官鬼"
+    return "妻財"
+
+
+def hidden_stem(day: Pillar, branch: Branch) -> Stem | None:
+    """遁干: the stem the day's 旬 gives this branch, counting from its 甲."""
+    index = (branch - day.xun_start.branch) % 12
+    return STEMS[index] if index < 10 else None
+
+
+_CACHE: dict[tuple[int, int, int, School], Chart] = {}
+
+
+def cast_classical(
+    day: str | Pillar, yuejiang: str | Branch, hour: str | Branch, *, school: School = DEFAULT_SCHOOL
+) -> Chart:
+    """Cast from the three classical inputs: the day pillar, the 月将 and the hour branch.
+
+    There are only 60 × 12 × 12 such inputs per school, so each chart is built once and shared.
+    """
+    try:
+        pillar = day if isinstance(day, Pillar) else Pillar.parse(day)
+        general = yuejiang if isinstance(yuejiang, Branch) else parse_branch(yuejiang)
+        hour_branch = hour if isinstance(hour, Branch) else parse_branch(hour)
+    except ValueError as error:
+        raise CastError(str(error)) from None
+    key = (pillar.index, general, hour_branch, school)
+    chart = _CACHE.get(key)
+    if chart is None:
+        chart = _CACHE[key] = _build(pillar, general, hour_branch, school)
+    return chart
+
+
+def cast(
+    at: datetime | None = None,
+    tz: str | None = None,
+    *,
+    school: School = DEFAULT_SCHOOL,
+    yuejiang: Branch | None = None,
+) -> Chart:
+    """Cast for an instant. A naive ``at`` is local time in ``tz``; ``at=None`` means now.
+
+    ``yuejiang`` overrides the 月将 the calendar gives (practitioners often set it by hand).
+    Raises ``CastError`` (a ``ValueError``) for a zone, a moment or a date the calendar refuses.
+    """
+    if at is None:
+        if tz is None:
+            raise CastError("casting for now needs a time zone, e.g. tz='Asia/Tokyo'")
+        at = datetime.now(UTC)
+    try:
+        when = calendar.moment(at, tz, day_changes_at_23=school.day_changes_at_23)
+    except calendar.CalendarError as error:
+        raise CastError(str(error)) from None
+    general = when.yuejiang if yuejiang is None else yuejiang
+    core = cast_classical(when.day, general, when.hour.branch, school=school)
+    return Chart(
+        core.day, core.hour, core.yuejiang, school, core.plate, core.lessons,
+        core.transmissions, core.generals, core.steps, core.void, when,
+    )
+
+
+def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School) -> Chart:
+    plate = plate_for(yuejiang, hour)
+    lessons = four_lessons(day, plate)
+    transmissions = three_transmissions(day, plate, lessons, school)
+    generals = place_generals(day.stem, hour, plate, school.noble_table)
+    void = day.void
+    steps = tuple(
+        Step(
+            position, branch, plate.down(branch), generals.on(branch), hidden_stem(day, branch),
+            kin(day.stem.element, branch.element), branch in void,
+        )
+        for position, branch in zip(POSITIONS, transmissions.branches, strict=True)
+    )
+    assert len(steps) == 3
+    return Chart(day, hour, yuejiang, school, plate, lessons, transmissions, generals,
+                 (steps[0], steps[1], steps[2]), void)
