@@ -14,10 +14,11 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from .chart import CastError, Chart, cast, cast_classical
+from .facts import Facts, facts
 from .render import render_text
 from .schema import to_dict
 from .school import School
@@ -38,8 +39,8 @@ def _school_arguments(parser: argparse.ArgumentParser) -> None:
                        help="渉害: count the classical depth before the 孟仲 rule")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed so other front ends can extend it)."""
+def build_parser(extend_cast: Callable[[argparse.ArgumentParser], None] | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``extend_cast`` may add options to ``cast`` (the reading front end does)."""
     parser = argparse.ArgumentParser(prog="python -m engine", description="大六壬 chart casting")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -53,7 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--hour", help="hour branch, e.g. 午 (with --day)")
     c.add_argument("--json", action="store_true", help="print the documented JSON schema")
     c.add_argument("--no-trace", action="store_true", help="leave out the reasons")
+    c.add_argument("--birth-year", type=int, help="the querent's birth year, for 本命 and 行年")
+    c.add_argument("--sex", choices=("男", "女"), help="the querent's sex, for 行年")
     _school_arguments(c)
+    if extend_cast is not None:
+        extend_cast(c)
 
     t = sub.add_parser("table", help="the classical table of all 720 課 (60 days × 12 plates)")
     t.add_argument("--hour", default="子", help="hour branch the plates are set on (sets 晝夜 for 貴人)")
@@ -96,6 +101,12 @@ def chart_from(args: argparse.Namespace) -> Chart:
     return cast(parse_at(text), zone, school=school, yuejiang=override)
 
 
+def chart_and_facts(args: argparse.Namespace) -> tuple[Chart, Facts]:
+    """The chart of the ``cast`` arguments and its facts (with the querent's birth data if given)."""
+    chart = chart_from(args)
+    return chart, facts(chart, birth_year=args.birth_year, sex=args.sex)
+
+
 def table(school: School, hour: str) -> list[Chart]:
     """All 720 charts: each day with the 月将 set so the plate turns by 0 … 11."""
     h = parse_branch(hour)
@@ -110,13 +121,27 @@ def table_line(chart: Chart) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    return guarded(run, args)
+
+
+def guarded(job: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a printing job; a closed pipe is not an error."""
+    try:
+        return job(args)
+    except BrokenPipeError:  # `| head` closed the pipe: not an error for a printing command
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps the interpreter's final flush quiet)
+        return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out parsed arguments; 2 with one line on stderr for input that cannot be cast."""
     try:
         if args.command == "cast":
-            chart = chart_from(args)
+            chart, known = chart_and_facts(args)
             if args.json:
-                print(json.dumps(to_dict(chart), ensure_ascii=False, indent=2))
+                print(json.dumps(to_dict(chart, known), ensure_ascii=False, indent=2))
             else:
-                print(render_text(chart, with_trace=not args.no_trace))
+                print(render_text(chart, with_trace=not args.no_trace, known=known))
         else:
             charts = table(school_from(args), args.hour)
             if args.json:
@@ -129,4 +154,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["BRANCHES", "build_parser", "chart_from", "main"]
+__all__ = ["BRANCHES", "build_parser", "chart_and_facts", "chart_from", "guarded", "main", "run"]

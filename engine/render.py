@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .chart import Chart
+from .facts import Facts, facts
+from .patterns import Patterns, classify
 from .symbols import Branch
 
 # One-character names of the generals, as printed on a 天地盤.
@@ -62,18 +64,37 @@ def lessons(chart: Chart) -> str:
     ))
 
 
-def transmissions(chart: Chart) -> str:
-    """三伝 with their 天将, 遁干, 六親 and 空亡 mark."""
+def transmissions(chart: Chart, known: Facts | None = None) -> str:
+    """三伝 with their 天将, 遁干, 六親, 旺相休囚死 (when the month is known) and 空亡 mark."""
     rows = []
-    for step in chart.steps:
+    for i, step in enumerate(chart.steps):
         stem = str(step.hidden_stem) if step.hidden_stem is not None else _SPACE
+        vigour = known.steps[i].vigour if known is not None else None
         mark = " 空" if step.void else ""
-        rows.append(f"{step.position}  {stem}{step.branch}  {step.general}  {step.kin}  (地盤{step.ground}){mark}")
+        rows.append(
+            f"{step.position}  {stem}{step.branch}  {step.general}  {step.kin}"
+            f"{'  ' + vigour if vigour else ''}  (地盤{step.ground}){mark}"
+        )
     return "\n".join(rows)
 
 
-def render_text(chart: Chart, *, with_trace: bool = True) -> str:
-    """The whole chart as a terminal shows it."""
+def derived(known: Facts) -> str:
+    """驛馬, 丁神, 天馬, 太歳, 月建 (and 本命/行年 when given) on one line; unknowns are left out."""
+    items = [("驛馬", known.travel_horse), ("丁神", known.ding), ("天馬", known.heavenly_horse),
+             ("太歳", known.year), ("月建", known.month), ("本命", known.natal), ("行年", known.walking_year)]
+    return "  ".join(f"{label}{value}" for label, value in items if value is not None)
+
+
+def patterns(found: Patterns) -> str:
+    """課体 that hold, with their reasons, then those an input is missing for."""
+    lines = [f"  {p.reason}" for p in found.held]
+    lines += [f"  （{u.reason}）" for u in found.undecided]
+    return "課体\n" + "\n".join(lines) if lines else "課体 なし"
+
+
+def render_text(chart: Chart, *, with_trace: bool = True, known: Facts | None = None) -> str:
+    """The whole chart as a terminal shows it; ``known`` passes facts derived with birth data."""
+    known = known if known is not None else facts(chart)
     g = chart.generals
     parts = [
         heading(chart),
@@ -83,7 +104,9 @@ def render_text(chart: Chart, *, with_trace: bool = True) -> str:
         ring(chart),
         lessons(chart),
         f"三伝  {chart.transmissions.name}",
-        transmissions(chart),
+        transmissions(chart, known),
+        derived(known),
+        patterns(classify(chart, known)),
     ]
     if with_trace:
         parts.append("理由\n" + "\n".join(f"  {line}" for line in chart.transmissions.trace))

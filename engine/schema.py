@@ -15,6 +15,11 @@
 - ``generals``: ``{"noble", "noble_ground", "daytime", "clockwise", "by_heaven": {天盤 branch: 天将}}``
 - ``void``: the day's two 空亡 branches
 - ``trace``: the reasons, in order, as sentences
+- ``facts``: ``{"xun", "void", "travel_horse", "ding", "heavenly_horse", "year", "month", "natal",
+  "age", "walking_year", "vigour": [three 旺相休囚死 or null], "missing": [what input would supply
+  each null]}``
+- ``patterns``: the 課体 that hold, ``[{"name", "reason"}]``; ``undecided``: those an input is
+  missing for, ``[{"name", "needs", "reason"}]``
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from typing import Any
 
 from .calendar import SolarTerm
 from .chart import Chart
+from .facts import Facts, facts
+from .patterns import classify
 from .symbols import BRANCHES
 
 SCHEMA_VERSION = 1
@@ -33,8 +40,23 @@ def _term(term: SolarTerm) -> dict[str, Any]:
     return {"name": term.name, "longitude": term.longitude, "instant": term.instant.isoformat()}
 
 
-def to_dict(chart: Chart) -> dict[str, Any]:
+def _facts(known: Facts) -> dict[str, Any]:
+    def text(value: object) -> str | None:
+        return None if value is None else str(value)
+
+    return {
+        "xun": str(known.xun), "void": [str(b) for b in known.void],
+        "travel_horse": str(known.travel_horse), "ding": str(known.ding),
+        "heavenly_horse": text(known.heavenly_horse), "year": text(known.year), "month": text(known.month),
+        "natal": text(known.natal), "age": known.age, "walking_year": text(known.walking_year),
+        "vigour": [s.vigour for s in known.steps], "missing": list(known.missing),
+    }
+
+
+def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
     """The chart as a dict of strings, numbers, lists and dicts (see the module docstring)."""
+    known = known if known is not None else facts(chart)
+    found = classify(chart, known)
     m = chart.moment
     moment = None if m is None else {
         "local": m.local.isoformat(),
@@ -80,4 +102,7 @@ def to_dict(chart: Chart) -> dict[str, Any]:
         },
         "void": [str(b) for b in chart.void],
         "trace": list(t.trace),
+        "facts": _facts(known),
+        "patterns": [{"name": p.name, "reason": p.reason} for p in found.held],
+        "undecided": [{"name": u.name, "needs": list(u.needs), "reason": u.reason} for u in found.undecided],
     }

@@ -158,7 +158,10 @@ class Pillar:
 
     def __post_init__(self) -> None:
         if self.stem % 2 != self.branch % 2:
-            raise ValueError(f"{self.stem}{self.branch} is not a 干支: stem and branch differ in yin/yang")
+            raise ValueError(
+                f"{self.stem.name}{self.branch.name} is not one of the 60 干支 (a yang stem takes a yang branch): "
+                "give e.g. 甲子, 乙丑, 丙寅"
+            )
 
     def __str__(self) -> str:
         return f"{self.stem.name}{self.branch.name}"

@@ -1,0 +1,228 @@
+"""Derived facts of a chart (RULES §6): 旬 and 空亡, the 伝 in detail, 驛馬, 丁神, 天馬, 太歳, 月建,
+and the querent's 本命 and 行年.
+
+Facts that need the month or the year (旺相休囚死, 天馬, 太歳, 月建, 行年) come from the chart's
+moment; a chart cast from the classical inputs has none, so those facts are ``None`` and
+``Facts.missing`` says which input would supply each one. A caller may also give the month and
+year branches directly (``month=``, ``year=``), as a practitioner reading an old chart would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .chart import Chart
+from .symbols import BRANCHES, Branch, Element, Pillar, Stem, travel_horse
+
+Sex = Literal["男", "女"]
+
+# 旺相休囚死 by the month branch (RULES §6): the season's element is 旺, the element it bears 相,
+# the one that bore it 休, the one that overcomes it 囚, the one it overcomes 死.
+VIGOUR_WORDS: tuple[str, ...] = ("旺", "相", "休", "囚", "死")
+VIGOUR_TABLE: tuple[tuple[str, str], ...] = (
+    ("寅卯", "木火水金土"),
+    ("巳午", "火土木水金"),
+    ("申酉", "金水土火木"),
+    ("亥子", "水木金土火"),
+    ("辰戌丑未", "土金火木水"),
+)
+_VIGOUR: dict[tuple[Branch, Element], str] = {
+    (Branch[month], Element[element]): word
+    for months, elements in VIGOUR_TABLE
+    for month in months
+    for element, word in zip(elements, VIGOUR_WORDS, strict=True)
+}
+
+
+def vigour(branch: Branch, month: Branch) -> str:
+    """旺, 相, 休, 囚 or 死: how strong ``branch``'s element is in the month whose 月建 is ``month``."""
+    return _VIGOUR[(month, branch.element)]
+
+
+def heavenly_horse(month: Branch) -> Branch:
+    """天馬 by the month branch: 寅月 午, then two branches on each month (卯月 申, 辰月 戌 …)."""
+    return Branch.午 + 2 * (month - Branch.寅)
+
+
+def ding_god(day: Pillar) -> Branch:
+    """丁神: the branch that carries 丁 in the day's 旬 (甲子旬 卯, 甲戌旬 丑 …)."""
+    return day.xun_start.branch + Stem.丁
+
+
+def natal_branch(birth_year: int) -> Branch:
+    """本命: the branch of the sexagenary year ``birth_year`` (1984 甲子 → 子).
+
+    The year is taken as the sexagenary year that *begins at 立春* of that Gregorian year: someone
+    born in January or early February before 立春 belongs to the previous year and should give it.
+    """
+    return BRANCHES[(birth_year - 1984) % 12]
+
+
+def walking_year(natal: Branch, year: Branch, sex: Sex) -> Branch:
+    """行年 in the year whose 太歳 is ``year``, for one born in the year ``natal``.
+
+    Age counted 数え is 1 in the birth year, so ``year − natal`` (mod 12) is age − 1 (mod 12); a
+    man's 行年 is 寅 at 1 and goes forward a branch a year, a woman's is 申 at 1 and goes back.
+    """
+    years = (year - natal) % 12
+    return Branch.寅 + years if sex == "男" else Branch.申 - years
+
+
+def walking_year_at_age(age: int, sex: Sex) -> Branch:
+    """行年 at a 数え age (1 in the birth year)."""
+    if age < 1:
+        raise ValueError(f"数え age {age} is not a valid age: it counts from 1 in the birth year")
+    return Branch.寅 + (age - 1) if sex == "男" else Branch.申 - (age - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class StepFacts:
+    """One 伝 with its derived facts. ``vigour`` is ``None`` when the month is not known."""
+
+    position: str  # 初伝 中伝 末伝
+    branch: Branch
+    hidden_stem: Stem | None  # 遁干; None when the branch is 空亡
+    kin: str  # 六親 to the day stem
+    void: bool
+    vigour: str | None  # 旺相休囚死 by 月建
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """The derived facts of one chart (RULES §6).
+
+    Every ``None`` field is named in ``missing`` with the input that would supply it, so nothing
+    is silently absent.
+    """
+
+    day: Pillar
+    xun: Pillar  # the 甲 day that opens the 旬
+    void: tuple[Branch, Branch]  # 空亡
+    steps: tuple[StepFacts, StepFacts, StepFacts]
+    travel_horse: Branch  # 驛馬 of the day branch
+    ding: Branch  # 丁神
+    heavenly_horse: Branch | None  # 天馬 by the month
+    year: Branch | None  # 太歳
+    month: Branch | None  # 月建
+    natal: Branch | None  # 本命
+    age: int | None  # 数え at the chart's year (needs the year as a number, i.e. a moment)
+    sex: Sex | None
+    walking_year: Branch | None  # 行年
+    missing: tuple[str, ...]
+
+    @property
+    def initial(self) -> StepFacts:
+        return self.steps[0]
+
+
+def _sexagenary_year(chart: Chart) -> int | None:
+    """The Gregorian number of the chart's sexagenary year (it begins at 立春), if it has a moment."""
+    if chart.moment is None:
+        return None
+    local_year = chart.moment.local.year
+    # Before 立春 the year pillar is still last year's: pick the one of the two that matches.
+    for candidate in (local_year, local_year - 1):
+        if BRANCHES[(candidate - 1984) % 12] == chart.moment.year.branch:
+            return candidate
+    raise AssertionError(f"year pillar {chart.moment.year} does not match {local_year}")
+
+
+def facts(
+    chart: Chart,
+    *,
+    birth_year: int | None = None,
+    sex: Sex | None = None,
+    month: Branch | None = None,
+    year: Branch | None = None,
+) -> Facts:
+    """Derive the RULES §6 facts of ``chart``.
+
+    ``month`` and ``year`` override (or, for a classically cast chart, supply) 月建 and 太歳.
+    ``birth_year`` gives 本命 (see :func:`natal_branch` for the 立春 convention) and, with ``sex``
+    and a known 太歳, 行年. The 数え ``age`` needs the chart's year as a number, so it is only known
+    for a chart cast from an instant without a ``year`` override. Raises ``ValueError`` for a sex
+    other than 男/女, a non-integer birth year, or a birth year after the chart's year.
+    """
+    if sex is not None and sex not in ("男", "女"):
+        raise ValueError(f"unknown sex {sex!r}: give 男 or 女")
+    if birth_year is not None and (isinstance(birth_year, bool) or not isinstance(birth_year, int)):
+        raise ValueError(f"birth_year {birth_year!r} is not a year: give an integer such as 1990")
+    for label, value in (("month", month), ("year", year)):
+        if value is not None and not isinstance(value, Branch):
+            raise ValueError(f"{label}={value!r} is not a Branch: give one of 子丑寅卯辰巳午未申酉戌亥")
+
+    missing: list[str] = []
+    moment = chart.moment
+    month_branch = month if month is not None else (moment.month.branch if moment else None)
+    year_branch = year if year is not None else (moment.year.branch if moment else None)
+    if month_branch is None:
+        missing.append("月建: cast from an instant or give month")
+        missing.append("天馬: needs 月建 (cast from an instant or give month)")
+        missing.append("旺相休囚死: needs 月建 (cast from an instant or give month)")
+    if year_branch is None:
+        missing.append("太歳: cast from an instant or give year")
+
+    natal: Branch | None = None
+    age: int | None = None
+    walking: Branch | None = None
+    if birth_year is None:
+        missing.append("本命: give birth_year")
+        missing.append("行年: give birth_year and sex")
+    else:
+        natal = natal_branch(birth_year)
+        chart_year = _sexagenary_year(chart) if year is None else None
+        if chart_year is not None:
+            age = chart_year - birth_year + 1
+            if age < 1:
+                raise ValueError(
+                    f"birth_year {birth_year} is after the chart's year {chart_year} "
+                    "(years begin at 立春): give the year the querent was born"
+                )
+        else:
+            missing.append("数え: needs the chart's year as a number (cast from an instant, no year override)")
+        if sex is None:
+            missing.append("行年: give sex (男 or 女)")
+        elif year_branch is None:
+            missing.append("行年: needs 太歳 (cast from an instant or give year)")
+        else:
+            walking = walking_year(natal, year_branch, sex)
+
+    steps = tuple(
+        StepFacts(
+            step.position, step.branch, step.hidden_stem, step.kin, step.void,
+            vigour(step.branch, month_branch) if month_branch is not None else None,
+        )
+        for step in chart.steps
+    )
+    return Facts(
+        day=chart.day,
+        xun=chart.day.xun_start,
+        void=chart.void,
+        steps=(steps[0], steps[1], steps[2]),
+        travel_horse=travel_horse(chart.day.branch),
+        ding=ding_god(chart.day),
+        heavenly_horse=heavenly_horse(month_branch) if month_branch is not None else None,
+        year=year_branch,
+        month=month_branch,
+        natal=natal,
+        age=age,
+        sex=sex,
+        walking_year=walking,
+        missing=tuple(missing),
+    )
+
+
+__all__ = [
+    "VIGOUR_TABLE",
+    "Facts",
+    "Sex",
+    "StepFacts",
+    "ding_god",
+    "facts",
+    "heavenly_horse",
+    "natal_branch",
+    "vigour",
+    "walking_year",
+    "walking_year_at_age",
+]
