@@ -1,0 +1,705 @@
+"""A local stand-in for Discord's REST API and gateway, for end-to-end tests of the real discord.py client.
+
+The server listens on 127.0.0.1 (a free port). Point the bot at it with the environment variables
+``DISCORD_API_BASE`` (``standin.api_base``) and ``DISCORD_GATEWAY_URL`` (``standin.gateway_url``);
+bot/app.py copies them into ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``.
+
+What it plays:
+- login: ``GET /users/@me`` (401 unless the token matches), ``GET /oauth2/applications/@me``;
+- the gateway: HELLO → IDENTIFY → READY (+ one GUILD_CREATE per guild), heartbeats, RESUME;
+- application commands: global and per-guild ``GET``/``PUT`` (ids stay stable per name);
+- messages: ``POST /channels/{id}/messages`` (recorded; failures configurable per channel with
+  ``fail_channel``), ``GET /channels/{id}``;
+- interactions: tests inject INTERACTION_CREATE with ``slash``/``autocomplete``/``interact`` and
+  await the callback; followups and edits through ``/webhooks/{app}/{token}``.
+Every REST request is recorded (method, path without the API prefix, query, JSON body). Message
+bodies are checked against Discord's limits and rejected with a 400 in Discord's nested error
+shape, as Discord would.
+
+A 500 makes discord.py retry up to five times with 1 s, 3 s, 5 s … sleeps: use ``times=1`` to test a
+retry that succeeds without waiting long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+API_PREFIX = "/api/v10"
+JSON_HEADERS = {"Content-Type": "application/json"}  # exactly this: discord.py checks equality
+
+EPHEMERAL = 1 << 6
+
+# Permission bits used in guild fixtures (Discord's values).
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+READ_MESSAGE_HISTORY = 1 << 16
+USE_APPLICATION_COMMANDS = 1 << 31
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY
+MEMBER_PERMISSIONS = BOT_PERMISSIONS | USE_APPLICATION_COMMANDS
+
+# Discord's message limits; the stand-in enforces them the way Discord does (HTTP 400).
+LIMITS: Mapping[str, int] = {
+    "content": 2000,
+    "embeds": 10,
+    "title": 256,
+    "description": 4096,
+    "fields": 25,
+    "field.name": 256,
+    "field.value": 1024,
+    "footer.text": 2048,
+    "author.name": 256,
+    "total": 6000,
+}
+
+_snowflakes = itertools.count(1_300_000_000_000_000_000)
+
+
+def snowflake() -> int:
+    """A fresh, increasing id."""
+    return next(_snowflakes)
+
+
+@dataclass(slots=True)
+class ChannelSpec:
+    """A guild channel; ``type`` 0 is a text channel. ``overwrites`` are Discord permission overwrite dicts."""
+
+    id: int = field(default_factory=snowflake)
+    name: str = "general"
+    type: int = 0
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
+
+    def payload(self, guild_id: int, position: int) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(guild_id),
+            "name": self.name,
+            "position": position,
+            "permission_overwrites": self.overwrites,
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+        }
+
+
+@dataclass(slots=True)
+class GuildSpec:
+    """A guild the bot is in. ``bot_permissions`` is given to the bot through its own role."""
+
+    id: int = field(default_factory=snowflake)
+    name: str = "study group"
+    channels: list[ChannelSpec] = field(default_factory=lambda: [ChannelSpec()])
+    everyone_permissions: int = VIEW_CHANNEL | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
+    bot_permissions: int = BOT_PERMISSIONS
+    preferred_locale: str = "ja"
+    bot_role_id: int = field(default_factory=snowflake)
+    owner_id: int = field(default_factory=snowflake)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """One REST request as the stand-in received it."""
+
+    method: str
+    path: str  # without the /api/v10 prefix, e.g. "/channels/123/messages"
+    query: Mapping[str, str]
+    body: Any  # parsed JSON, or None
+    status: int  # what the stand-in answered
+    at: float = field(default_factory=time.perf_counter)
+
+
+@dataclass(slots=True)
+class Failure:
+    """Answer ``status`` to channel messages; ``times`` None means always, otherwise that many times."""
+
+    status: int
+    times: int | None = None
+    retry_after: float = 0.05
+
+
+@dataclass(slots=True)
+class Callback:
+    """The interaction callback the bot posted, and how long it took from INTERACTION_CREATE."""
+
+    interaction_id: int
+    token: str
+    body: dict[str, Any]
+    elapsed: float
+
+    @property
+    def type(self) -> int:
+        return int(self.body["type"])
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data = self.body.get("data") or {}
+        assert isinstance(data, dict)
+        return data
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.data.get("flags", 0)) & EPHEMERAL)
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return list(self.data.get("embeds", []))
+
+
+@dataclass(slots=True)
+class _Waiter:
+    predicate: Callable[[Recorded], bool]
+    future: asyncio.Future[Recorded]
+
+
+def discord_error(status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> web.Response:
+    """A JSON error in Discord's shape (``errors`` nested down to ``{"_errors": [...]}``)."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if errors:
+        body["errors"] = errors
+    return web.Response(status=status, body=json.dumps(body).encode(), headers=JSON_HEADERS)
+
+
+def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
+    return web.Response(status=status, body=json.dumps(data).encode(), headers={**JSON_HEADERS, **(headers or {})})
+
+
+def _nest(path: list[str], leaf: dict[str, Any]) -> dict[str, Any]:
+    node: dict[str, Any] = leaf
+    for key in reversed(path):
+        node = {key: node}
+    return node
+
+
+def _merge(into: dict[str, Any], other: dict[str, Any]) -> None:
+    for key, value in other.items():
+        if key in into and isinstance(into[key], dict) and isinstance(value, dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def message_errors(body: Mapping[str, Any]) -> dict[str, Any]:
+    """Discord's validation of a message body against its length limits, as a nested error tree."""
+    errors: dict[str, Any] = {}
+
+    def fail(path: list[str], text: str) -> None:
+        _merge(errors, _nest(path, {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": text}]}))
+
+    content = body.get("content") or ""
+    if len(content) > LIMITS["content"]:
+        fail(["content"], f"Must be {LIMITS['content']} or fewer in length.")
+    embeds = body.get("embeds") or []
+    if len(embeds) > LIMITS["embeds"]:
+        fail(["embeds"], f"Must be {LIMITS['embeds']} or fewer in length.")
+    total = 0
+    for i, embed in enumerate(embeds):
+        where = ["embeds", str(i)]
+        for key in ("title", "description"):
+            text = embed.get(key) or ""
+            total += len(text)
+            if len(text) > LIMITS[key]:
+                fail([*where, key], f"Must be {LIMITS[key]} or fewer in length.")
+        footer = (embed.get("footer") or {}).get("text") or ""
+        author = (embed.get("author") or {}).get("name") or ""
+        total += len(footer) + len(author)
+        if len(footer) > LIMITS["footer.text"]:
+            fail([*where, "footer", "text"], "Must be 2048 or fewer in length.")
+        if len(author) > LIMITS["author.name"]:
+            fail([*where, "author", "name"], "Must be 256 or fewer in length.")
+        fields = embed.get("fields") or []
+        if len(fields) > LIMITS["fields"]:
+            fail([*where, "fields"], "Must be 25 or fewer in length.")
+        for j, item in enumerate(fields):
+            name, value = item.get("name") or "", item.get("value") or ""
+            total += len(name) + len(value)
+            if not name or len(name) > LIMITS["field.name"]:
+                fail([*where, "fields", str(j), "name"], "Must be between 1 and 256 in length.")
+            if not value or len(value) > LIMITS["field.value"]:
+                fail([*where, "fields", str(j), "value"], "Must be between 1 and 1024 in length.")
+    if total > LIMITS["total"]:
+        fail(["embeds"], f"Embed size exceeds maximum size of {LIMITS['total']}")
+    return errors
+
+
+class DiscordStandIn:
+    """The stand-in server. ``await start()``, then run the bot with ``api_base``/``gateway_url``."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "standin-token.abc.def",
+        guilds: Iterable[GuildSpec] | None = None,
+        application_id: int | None = None,
+        bot_user_id: int | None = None,
+        heartbeat_interval_ms: int = 41_250,
+    ) -> None:
+        self.token = token
+        self.guilds: list[GuildSpec] = list(guilds) if guilds is not None else [GuildSpec()]
+        self.application_id = application_id or snowflake()
+        self.bot_user_id = bot_user_id or self.application_id
+        self.user_id = snowflake()  # the human who runs commands
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.requests: list[Recorded] = []
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.messages: dict[int, list[dict[str, Any]]] = {}  # channel id → messages posted
+        self.failures: dict[int, Failure] = {}
+        self.identifies: list[dict[str, Any]] = []
+        self.errors: list[Exception] = []  # exceptions raised inside the stand-in itself
+        self._command_ids: dict[tuple[int | None, str], int] = {}
+        self._waiters: list[_Waiter] = []
+        self._sockets: list[web.WebSocketResponse] = []
+        self._connected = asyncio.Event()
+        self._sequence = 0
+        self._sent_at: dict[int, float] = {}
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[attr-defined]
+        self.port = int(server.sockets[0].getsockname()[1])  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> DiscordStandIn:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """The environment variables that point the bot at this stand-in."""
+        return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url}
+
+    # -- configuration -----------------------------------------------------------------------
+
+    def fail_channel(self, channel_id: int, status: int, *, times: int | None = None,
+                     retry_after: float = 0.05) -> None:
+        """Make ``POST /channels/{channel_id}/messages`` answer ``status`` (403, 404, 429, 500 …)."""
+        self.failures[channel_id] = Failure(status, times, retry_after)
+
+    def channel(self, channel_id: int) -> tuple[GuildSpec, ChannelSpec] | None:
+        for guild in self.guilds:
+            for channel in guild.channels:
+                if channel.id == channel_id:
+                    return guild, channel
+        return None
+
+    # -- queries for tests -------------------------------------------------------------------
+
+    def requests_to(self, method: str, path_prefix: str) -> list[Recorded]:
+        return [r for r in self.requests if r.method == method and r.path.startswith(path_prefix)]
+
+    async def wait_request(
+        self, predicate: Callable[[Recorded], bool], *, timeout: float = 5.0, since: int = 0
+    ) -> Recorded:
+        """The first request (from index ``since``) matching ``predicate``, waiting up to ``timeout`` s."""
+        for recorded in self.requests[since:]:
+            if predicate(recorded):
+                return recorded
+        future: asyncio.Future[Recorded] = asyncio.get_running_loop().create_future()
+        waiter = _Waiter(predicate, future)
+        self._waiters.append(waiter)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            with contextlib.suppress(ValueError):
+                self._waiters.remove(waiter)
+
+    async def wait_connected(self, timeout: float = 5.0) -> None:
+        """Until a client has identified and received READY."""
+        await asyncio.wait_for(self._connected.wait(), timeout)
+
+    # -- interactions ------------------------------------------------------------------------
+
+    def command_id(self, name: str, guild_id: int | None) -> tuple[int, int | None]:
+        """The registered id of a command (guild command first), and the guild it is registered in."""
+        if guild_id is not None and (guild_id, name) in self._command_ids:
+            return self._command_ids[(guild_id, name)], guild_id
+        if (None, name) in self._command_ids:
+            return self._command_ids[(None, name)], None
+        return snowflake(), None
+
+    def interaction_payload(
+        self,
+        name: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        type: int = 2,
+        focused: str | None = None,
+        guild_id: int | bool | None = True,
+        channel_id: int | None = None,
+        locale: str = "ja",
+        user_id: int | None = None,
+        member_permissions: int = MEMBER_PERMISSIONS,
+    ) -> dict[str, Any]:
+        """An INTERACTION_CREATE payload for ``/name`` (``"daily set"`` for a subcommand).
+
+        ``guild_id=True`` uses the first guild, ``None`` makes it a DM. Option types follow the
+        Python value: bool → BOOLEAN, int → INTEGER, float → NUMBER, else STRING.
+        """
+        guild = self.guilds[0] if guild_id is True and self.guilds else None
+        if isinstance(guild_id, int) and not isinstance(guild_id, bool):
+            guild = next((g for g in self.guilds if g.id == guild_id), None)
+            if guild is None:
+                raise ValueError(f"no guild {guild_id} in the stand-in")
+        user = {"id": str(user_id or self.user_id), "username": "student", "discriminator": "0",
+                "global_name": "Student", "avatar": None}
+        words = name.split()
+        leaf: list[dict[str, Any]] = [
+            {"type": _option_type(value), "name": key, "value": value, **({"focused": True} if key == focused else {})}
+            for key, value in (options or {}).items()
+        ]
+        nested = leaf
+        if len(words) == 3:
+            nested = [{"type": 2, "name": words[1], "options": [{"type": 1, "name": words[2], "options": leaf}]}]
+        elif len(words) == 2:
+            nested = [{"type": 1, "name": words[1], "options": leaf}]
+        elif len(words) != 1:
+            raise ValueError(f"command name {name!r} must have 1 to 3 words")
+        command_id, registered_in = self.command_id(words[0], guild.id if guild else None)
+        data: dict[str, Any] = {"id": str(command_id), "name": words[0], "type": 1, "options": nested}
+        if registered_in is not None:
+            data["guild_id"] = str(registered_in)
+        interaction_id = snowflake()
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": type,
+            "data": data,
+            "token": f"itoken-{interaction_id}",
+            "version": 1,
+            "locale": locale,
+            "attachment_size_limit": 8 * 1024 * 1024,
+            "app_permissions": str(BOT_PERMISSIONS),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id) if guild else str(self.user_id)},
+            "context": 0 if guild else 1,
+        }
+        if guild is not None:
+            channel = next((c for c in guild.channels if c.id == channel_id), guild.channels[0])
+            payload["guild_id"] = str(guild.id)
+            payload["guild_locale"] = guild.preferred_locale
+            payload["channel_id"] = str(channel.id)
+            payload["channel"] = channel.payload(guild.id, 0)
+            payload["member"] = {
+                "user": user, "roles": [], "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
+                "mute": False, "flags": 0, "permissions": str(member_permissions), "nick": None,
+                "avatar": None, "pending": False,
+            }
+        else:
+            dm_id = channel_id or snowflake()
+            payload["channel_id"] = str(dm_id)
+            payload["channel"] = {"id": str(dm_id), "type": 1, "recipients": [user]}
+            payload["user"] = user
+        return payload
+
+    async def interact(self, payload: dict[str, Any], *, timeout: float = 5.0) -> Callback:
+        """Send INTERACTION_CREATE and wait for the bot's callback."""
+        interaction_id, token = int(payload["id"]), str(payload["token"])
+        path = f"/interactions/{interaction_id}/{token}/callback"
+        since = len(self.requests)
+        waiting = asyncio.ensure_future(
+            self.wait_request(lambda r: r.method == "POST" and r.path == path, timeout=timeout, since=since)
+        )
+        sent = time.perf_counter()
+        self._sent_at[interaction_id] = sent
+        await self.dispatch("INTERACTION_CREATE", payload)
+        recorded = await waiting
+        return Callback(interaction_id, token, recorded.body or {}, recorded.at - sent)
+
+    async def slash(self, name: str, options: Mapping[str, Any] | None = None, *,
+                    timeout: float = 5.0, **kwargs: Any) -> Callback:
+        """Run ``/name`` with ``options`` and return the callback."""
+        return await self.interact(self.interaction_payload(name, options, **kwargs), timeout=timeout)
+
+    async def autocomplete(self, name: str, options: Mapping[str, Any], focused: str, *,
+                           timeout: float = 5.0, **kwargs: Any) -> list[dict[str, Any]]:
+        """The choices the bot offers while a user types option ``focused``."""
+        payload = self.interaction_payload(name, options, type=4, focused=focused, **kwargs)
+        callback = await self.interact(payload, timeout=timeout)
+        assert callback.type == 8, callback.body
+        return list(callback.data.get("choices", []))
+
+    async def followups(self, callback: Callback, *, count: int = 1, timeout: float = 5.0) -> list[Recorded]:
+        """Wait for ``count`` followup messages (``POST /webhooks/{app}/{token}``) after a callback."""
+        path = f"/webhooks/{self.application_id}/{callback.token}"
+        found: list[Recorded] = []
+        index = 0
+        while len(found) < count:
+            recorded = await self.wait_request(
+                lambda r: r.method == "POST" and r.path == path, timeout=timeout, since=index
+            )
+            found.append(recorded)
+            index = self.requests.index(recorded) + 1
+        return found
+
+    # -- gateway -----------------------------------------------------------------------------
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a DISPATCH event to every connected client."""
+        if not self._sockets:
+            raise RuntimeError("no client is connected to the stand-in gateway")
+        self._sequence += 1
+        text = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
+        for ws in list(self._sockets):
+            await ws.send_str(text)
+
+    def _user(self) -> dict[str, Any]:
+        return {"id": str(self.bot_user_id), "username": "liuren", "discriminator": "0000",
+                "global_name": None, "avatar": None, "bot": True, "verified": True, "flags": 0,
+                "mfa_enabled": False}
+
+    def _guild_payload(self, guild: GuildSpec) -> dict[str, Any]:
+        roles = [
+            {"id": str(guild.id), "name": "@everyone", "permissions": str(guild.everyone_permissions),
+             "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0},
+            {"id": str(guild.bot_role_id), "name": "liuren", "permissions": str(guild.bot_permissions),
+             "position": 1, "color": 0, "hoist": False, "managed": True, "mentionable": False, "flags": 0,
+             "tags": {"bot_id": str(self.bot_user_id)}},
+        ]
+        me = {"user": self._user(), "roles": [str(guild.bot_role_id)], "joined_at": "2024-01-01T00:00:00+00:00",
+              "deaf": False, "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False}
+        return {
+            "id": str(guild.id), "name": guild.name, "owner_id": str(guild.owner_id), "icon": None,
+            "splash": None, "discovery_splash": None, "features": [], "roles": roles, "emojis": [],
+            "stickers": [], "channels": [c.payload(guild.id, i) for i, c in enumerate(guild.channels)],
+            "threads": [], "members": [me], "voice_states": [], "presences": [], "stage_instances": [],
+            "guild_scheduled_events": [], "member_count": 2, "large": False, "unavailable": False,
+            "preferred_locale": guild.preferred_locale, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
+            "nsfw_level": 0, "premium_tier": 0, "system_channel_flags": 0, "afk_timeout": 300,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+        }
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                payload = json.loads(msg.data)
+                op = payload.get("op")
+                if op == 1:  # heartbeat
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif op == 2:  # identify
+                    if payload["d"].get("token") != self.token:
+                        await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    self.identifies.append(payload["d"])
+                    await self._ready(ws)
+                elif op == 6:  # resume
+                    self._sockets.append(ws)
+                    self._sequence += 1
+                    await ws.send_str(json.dumps({"op": 0, "t": "RESUMED", "s": self._sequence, "d": {}}))
+        finally:
+            if ws in self._sockets:
+                self._sockets.remove(ws)
+            if not self._sockets:
+                self._connected.clear()
+        return ws
+
+    async def _ready(self, ws: web.WebSocketResponse) -> None:
+        self._sequence += 1
+        ready = {
+            "v": 10, "user": self._user(), "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "session_id": f"session-{snowflake()}", "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
+            "relationships": [], "shard": [0, 1],
+        }
+        await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self._sequence, "d": ready}))
+        for guild in self.guilds:
+            self._sequence += 1
+            await ws.send_str(json.dumps(
+                {"op": 0, "t": "GUILD_CREATE", "s": self._sequence, "d": self._guild_payload(guild)}
+            ))
+        self._sockets.append(ws)
+        self._connected.set()
+
+    # -- REST --------------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        body: Any = None
+        if request.can_read_body:
+            raw = await request.read()
+            if request.content_type == "application/json" and raw:
+                body = json.loads(raw)
+            elif request.content_type.startswith("multipart/"):
+                body = {"_multipart": True}
+        try:
+            response = await self._route(request, path, body)
+        except Exception as error:  # a stand-in bug must show up in the test, not as a silent retry
+            self.errors.append(error)
+            response = discord_error(500, 0, f"stand-in error: {error!r}")
+        recorded = Recorded(request.method, path, dict(request.query), body, response.status)
+        self.requests.append(recorded)
+        for waiter in list(self._waiters):
+            if not waiter.future.done() and waiter.predicate(recorded):
+                waiter.future.set_result(recorded)
+        return response
+
+    def _message(self, channel_id: int, body: Mapping[str, Any], *, webhook: bool = False) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "id": str(snowflake()), "channel_id": str(channel_id), "type": 0 if not webhook else 20,
+            "content": body.get("content") or "", "embeds": body.get("embeds") or [],
+            "author": self._user(), "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+            "pinned": False, "flags": int(body.get("flags") or 0), "components": body.get("components") or [],
+        }
+        if webhook:
+            message["webhook_id"] = str(self.application_id)
+            message["application_id"] = str(self.application_id)
+        return message
+
+    def _commands_put(self, guild_id: int | None, payload: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        stored = []
+        for command in payload:
+            key = (guild_id, command["name"])
+            command_id = self._command_ids.setdefault(key, snowflake())
+            entry = {**command, "id": str(command_id), "application_id": str(self.application_id),
+                     "version": str(snowflake()), "type": command.get("type", 1)}
+            if guild_id is not None:
+                entry["guild_id"] = str(guild_id)
+            stored.append(entry)
+        names = {c["name"] for c in payload}
+        for key in [k for k in self._command_ids if k[0] == guild_id and k[1] not in names]:
+            del self._command_ids[key]
+        if guild_id is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[guild_id] = stored
+        return stored
+
+    async def _route(self, request: web.Request, path: str, body: Any) -> web.Response:
+        method = request.method
+        parts = [p for p in path.split("/") if p]
+        app = str(self.application_id)
+        if path == "/users/@me" and method == "GET":
+            if request.headers.get("Authorization") != f"Bot {self.token}":
+                return discord_error(401, 0, "401: Unauthorized")
+            return _json(self._user())
+        if path == "/oauth2/applications/@me" and method == "GET":
+            return _json({
+                "id": app, "name": "liuren", "description": "", "icon": None, "bot_public": True,
+                "bot_require_code_grant": False, "owner": {**self._user(), "bot": False},
+                "verify_key": "0" * 64, "flags": 0, "team": None,
+            })
+        if path == "/gateway/bot" and method == "GET":
+            return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
+                "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+        if parts[:1] == ["applications"] and len(parts) >= 3 and parts[1] == app:
+            guild_id = int(parts[3]) if len(parts) >= 5 and parts[2] == "guilds" else None
+            if parts[-1] == "commands":
+                if method == "GET":
+                    return _json(self.global_commands if guild_id is None
+                                 else self.guild_commands.get(guild_id, []))
+                if method == "PUT":
+                    return _json(self._commands_put(guild_id, list(body or [])))
+        if parts[:1] == ["interactions"] and len(parts) == 4 and parts[3] == "callback" and method == "POST":
+            interaction_id = int(parts[1])
+            data = (body or {}).get("data") or {}
+            errors = message_errors(data)
+            if errors:
+                return discord_error(400, 50035, "Invalid Form Body", {"data": errors})
+            callback_type = int((body or {}).get("type", 0))
+            result: dict[str, Any] = {"interaction": {
+                "id": str(interaction_id), "type": 2,
+                "response_message_loading": callback_type == 5,
+                "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
+            }}
+            if callback_type in (4, 5, 7):
+                message = self._message(0, data, webhook=True)
+                result["interaction"]["response_message_id"] = message["id"]
+                result["resource"] = {"type": callback_type, "message": message}
+            elif callback_type:
+                result["resource"] = {"type": callback_type}
+            return _json(result)
+        if parts[:1] == ["webhooks"] and len(parts) >= 3 and parts[1] == app:
+            errors = message_errors(body or {})
+            if errors and method in ("POST", "PATCH"):
+                return discord_error(400, 50035, "Invalid Form Body", errors)
+            if method in ("POST", "PATCH", "GET"):
+                return _json(self._message(0, body or {}, webhook=True))
+            if method == "DELETE":
+                return web.Response(status=204)
+        if parts[:1] == ["channels"] and len(parts) >= 2 and parts[1].isdigit():
+            channel_id = int(parts[1])
+            found = self.channel(channel_id)
+            if found is None:
+                return discord_error(404, 10003, "Unknown Channel")
+            guild, channel = found
+            if len(parts) == 2 and method == "GET":
+                return _json(channel.payload(guild.id, guild.channels.index(channel)))
+            if parts[2:] == ["messages"] and method == "POST":
+                failure = self.failures.get(channel_id)
+                if failure is not None and (failure.times is None or failure.times > 0):
+                    if failure.times is not None:
+                        failure.times -= 1
+                    return self._failure(failure)
+                errors = message_errors(body or {})
+                if errors:
+                    return discord_error(400, 50035, "Invalid Form Body", errors)
+                message = self._message(channel_id, body or {})
+                self.messages.setdefault(channel_id, []).append(message)
+                return _json(message)
+        return discord_error(404, 0, "404: Not Found")
+
+    @staticmethod
+    def _failure(failure: Failure) -> web.Response:
+        if failure.status == 403:
+            return discord_error(403, 50013, "Missing Permissions")
+        if failure.status == 404:
+            return discord_error(404, 10003, "Unknown Channel")
+        if failure.status == 429:
+            return _json({"message": "You are being rate limited.", "retry_after": failure.retry_after,
+                          "global": False, "code": 0}, status=429, headers={"Via": "1.1 google"})
+        return discord_error(failure.status, 0, f"{failure.status}: Server Error")
+
+
+def _option_type(value: Any) -> int:
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return 4
+    if isinstance(value, float):
+        return 10
+    return 3
