@@ -32,25 +32,13 @@ def setup_logging(token: str, level: int = logging.INFO) -> None:
 
 
 def terminal_chart(zone: str) -> str:
-    """The chart for now in ``zone`` and its reading's lines, as the terminal shows them."""
+    """The chart for now in ``zone`` and its reading, as ``liuren cast now --reading`` prints them."""
     import engine
     from engine.render import render_text
-    from texts.reading import reading
-
-    from .embeds import pattern_names
+    from texts.cli import chart_reading, render_reading
 
     chart = engine.cast(None, tz=zone)
-    lines = [render_text(chart)]
-    for entry in reading(chart, pattern_names(chart)).entries:
-        if entry.unit is None:
-            if entry.note:
-                lines.append(f"\n[{entry.role}] {entry.note}")
-            continue
-        lines.append(f"\n[{entry.role}] {entry.unit.original}")
-        if entry.unit.translation:
-            lines.append(entry.unit.translation)
-    lines.append("\n出典 《大六壬指南》巻一《心印賦》")
-    return "\n".join(lines)
+    return render_text(chart) + "\n" + render_reading(chart_reading(chart))
 
 
 async def _run(token: str, force_sync: bool) -> None:

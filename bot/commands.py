@@ -16,10 +16,9 @@ from discord.ext import commands
 import engine
 from engine.symbols import BRANCHES, PILLARS
 from texts import corpus
-from texts.reading import reading
 
 from .app import LiurenBot, ReplyError, default_zone
-from .embeds import build_embeds, build_lookup_embeds, group_messages, pattern_names
+from .embeds import build_lookup_embeds, chart_embeds, group_messages
 from .i18n import language_of, ls, text
 from .schedule import parse_zone, zone_suggestions
 from .when import ACCEPTED_FORMS, FIRST_YEAR, LAST_YEAR, WhenError, parse_when
@@ -112,9 +111,7 @@ class Study(commands.Cog):
             chart = engine.cast(moment, zone)
         except engine.CastError as error:
             raise ReplyError(text("error.chart", language_of(interaction.locale), detail=error)) from None
-        patterns = pattern_names(chart)
-        embeds = build_embeds(chart, reading(chart, patterns), locale=interaction.locale.value,
-                              question=question, patterns=patterns, zone_note=zone_note)
+        embeds = chart_embeds(chart, locale=interaction.locale.value, question=question, zone_note=zone_note)
         await send_embeds(interaction, embeds, ephemeral=private)
 
     @cast.autocomplete("tz")
@@ -152,8 +149,7 @@ class Study(commands.Cog):
             result = engine.cast_classical(day.strip(), yuejiang, hour)
         except engine.CastError as error:
             raise ReplyError(text("error.chart", language_of(interaction.locale), detail=error)) from None
-        patterns = pattern_names(result)
-        embeds = build_embeds(result, reading(result, patterns), locale=interaction.locale.value, patterns=patterns)
+        embeds = chart_embeds(result, locale=interaction.locale.value)
         await send_embeds(interaction, embeds)
 
     @chart.autocomplete("day")

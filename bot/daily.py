@@ -23,12 +23,11 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.app import ReplyError
-from bot.embeds import build_embeds, group_messages
+from bot.embeds import chart_embeds, group_messages
+from bot.i18n import Lang, language_of, ls, text
 from bot.schedule import BadRow, Plan, held_by, next_post, parse_time, parse_zone, plan_of, zone_suggestions
 from bot.store import ScheduleRow, Store
 from engine import cast
-from engine.patterns import detect
-from texts.reading import reading
 
 __all__ = ["ATTEMPTS", "MAX_SLEEP", "Daily", "Outcome", "setup"]
 
@@ -44,81 +43,9 @@ SEND_CONCURRENCY = 5
 # The permissions the bot needs in a target channel; checked by /daily set.
 NEEDED = ("view_channel", "send_messages", "embed_links")
 
-# -- replies -----------------------------------------------------------------------------------
 
-Lang = Literal["ja", "en"]
-
-MESSAGES: dict[str, dict[Lang, str]] = {
-    "bad_time": {
-        "ja": "時刻 `{value}` は使えません。`HH:MM`（00:00〜23:59、例 `07:30`）で指定してください。",
-        "en": "Time `{value}` is not valid. Use `HH:MM` (00:00–23:59, e.g. `07:30`).",
-    },
-    "bad_zone": {
-        "ja": "タイムゾーン `{value}` は見つかりません。`Asia/Tokyo` のような IANA 名で指定してください。",
-        "en": "Unknown time zone `{value}`. Use an IANA name such as `Asia/Tokyo`.",
-    },
-    "no_zone": {
-        "ja": "タイムゾーンを `tz:` で指定するか、`/settings timezone` でサーバーの既定を設定してください。",
-        "en": "Give a zone with `tz:`, or set the server default with `/settings timezone`.",
-    },
-    "bad_channel": {
-        "ja": "{channel} に投稿できません（不足している権限: {missing}）。権限を確認してください。",
-        "en": "I cannot post in {channel} (missing: {missing}). Check the channel's permissions.",
-    },
-    "unknown_channel": {
-        "ja": "そのチャンネルは見つからないか、このサーバーのテキストチャンネルではありません。",
-        "en": "That channel cannot be found or is not a text channel of this server.",
-    },
-    "set": {
-        "ja": "✅ {channel} に毎日 {time}（{zone}）の課を投稿します。次回: {next}",
-        "en": "✅ {channel} will get the chart every day at {time} ({zone}). Next: {next}",
-    },
-    "none": {
-        "ja": "このサーバーには日課の投稿が設定されていません。`/daily set` で設定できます。",
-        "en": "No daily posts are set for this server. Use `/daily set`.",
-    },
-    "show_head": {"ja": "**日課の投稿**（既定のタイムゾーン: {zone}）", "en": "**Daily posts** (server zone: {zone})"},
-    "unset": {"ja": "未設定", "en": "not set"},
-    "show_row": {
-        "ja": "{channel} 毎日 {time}（{zone}）— 次回 {next}、前回 {last}",
-        "en": "{channel} daily at {time} ({zone}) — next {next}, last {last}",
-    },
-    "never": {"ja": "なし", "en": "never"},
-    "disabled": {
-        "ja": "　⛔ 停止中: {reason}（直したら `/daily set` で再開）",
-        "en": "　⛔ stopped: {reason} (fix it, then `/daily set` again)",
-    },
-    "last_error": {"ja": "　⚠️ 前回のエラー: {error}", "en": "　⚠️ last error: {error}"},
-    "bad_row": {
-        "ja": "⚠️ 設定 #{id}（{channel}）が読めません: {problem}"
-        " — `/daily set` で設定し直すか `/daily off` で削除してください",
-        "en": "⚠️ Schedule #{id} ({channel}) is unreadable: {problem} — set it again with `/daily set` or remove it",
-    },
-    "off": {"ja": "{count} 件の日課の投稿を止めました。", "en": "Removed {count} daily post(s)."},
-    "off_none": {"ja": "止める日課の投稿はありませんでした。", "en": "There was no daily post to remove."},
-    "now_ok": {"ja": "✅ {channel} に投稿しました。", "en": "✅ Posted in {channel}."},
-    "now_fail": {"ja": "❌ {channel}: {reason}", "en": "❌ {channel}: {reason}"},
-    "now_disabled": {"ja": "（この設定を停止しました）", "en": "(this schedule is now stopped)"},
-    "now_enabled": {"ja": "（停止を解除しました）", "en": "(this schedule is running again)"},
-    "zone_set": {
-        "ja": "✅ このサーバーの既定のタイムゾーンを {zone} にしました。",
-        "en": "✅ The server's default time zone is now {zone}.",
-    },
-    "post_header": {"ja": "📅 日課 {date} {time}（{zone}）", "en": "📅 Daily chart {date} {time} ({zone})"},
-}
-
-
-def lang_of(locale: object) -> Lang:
-    """English for en-* locales, Japanese otherwise (the default)."""
-    return "en" if str(locale).lower().startswith("en") else "ja"
-
-
-def say(lang: Lang, key: str, **values: object) -> str:
-    return MESSAGES[key][lang].format(**values)
-
-
-def _clip(text: str, limit: int = 2000) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _clip(message: str, limit: int = 2000) -> str:
+    return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
 # -- composing and sending a post -------------------------------------------------------------
@@ -135,10 +62,11 @@ class Post:
 def compose(at: datetime, zone: str, locale: str) -> Post:
     """The chart for `at` in `zone` with its reading, as messages (blocking: run it in a thread)."""
     chart = cast(at, tz=zone)
-    names = tuple(p.name for p in detect(chart))
     local = at.astimezone(parse_zone(zone))
-    header = say(lang_of(locale), "post_header", date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone)
-    embeds = build_embeds(chart, reading(chart, names), locale=locale, patterns=names)
+    header = text(
+        "daily.post_header", language_of(locale), date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone
+    )
+    embeds = chart_embeds(chart, locale=locale)
     return Post(header, tuple(tuple(group) for group in group_messages(embeds)))
 
 
@@ -192,13 +120,13 @@ class Daily(commands.Cog):
 
     daily = app_commands.Group(
         name="daily",
-        description="毎日の課の自動投稿 / daily chart post",
+        description=ls("daily.description"),
         guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
     settings = app_commands.Group(
         name="settings",
-        description="サーバーの設定 / server settings",
+        description=ls("daily.settings.description"),
         guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
     )
@@ -415,23 +343,23 @@ class Daily(commands.Cog):
         """The server's text channel, if the bot can see it and post embeds there; else ReplyError."""
         channel = guild.get_channel(channel_id)
         if not isinstance(channel, discord.TextChannel):
-            raise ReplyError(say(lang, "unknown_channel"))
+            raise ReplyError(text("daily.unknown_channel", lang))
         me = guild.me
         if me is not None:
             perms = channel.permissions_for(me)
             missing = [name for name in NEEDED if not getattr(perms, name)]
             if missing:
-                raise ReplyError(say(lang, "bad_channel", channel=channel.mention, missing=", ".join(missing)))
+                raise ReplyError(text("daily.bad_channel", lang, channel=channel.mention, missing=", ".join(missing)))
         return channel
 
     async def _zone_choices(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
         return [Choice(name=name, value=name) for name in zone_suggestions(current)]
 
-    @daily.command(name="set", description="チャンネルに毎日の課を投稿する / post the chart daily in a channel")
+    @daily.command(name="set", description=ls("daily.set.description"))
     @app_commands.describe(
-        channel="投稿先 / channel to post in",
-        time="投稿時刻 HH:MM / local time HH:MM",
-        tz="タイムゾーン（IANA, 例 Asia/Tokyo）/ IANA zone",
+        channel=ls("daily.set.channel.description"),
+        time=ls("daily.set.time.description"),
+        tz=ls("daily.set.tz.description"),
     )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def daily_set(
@@ -442,18 +370,18 @@ class Daily(commands.Cog):
         tz: str | None = None,
     ) -> None:
         guild = self._guild(interaction)
-        lang = lang_of(interaction.locale)
+        lang = language_of(interaction.locale)
         try:
             at = parse_time(time)
         except ValueError:
-            raise ReplyError(say(lang, "bad_time", value=time)) from None
+            raise ReplyError(text("daily.bad_time", lang, value=time)) from None
         zone_name = tz if tz is not None else await self.store.guild_timezone(guild.id)
         if zone_name is None:
-            raise ReplyError(say(lang, "no_zone"))
+            raise ReplyError(text("daily.no_zone", lang))
         try:
             zone = parse_zone(zone_name, exact=False)
         except ValueError:
-            raise ReplyError(say(lang, "bad_zone", value=zone_name)) from None
+            raise ReplyError(text("daily.bad_zone", lang, value=zone_name)) from None
         target = self._postable(guild, channel, lang)
         now = self.now()
         previous = next((r for r in await self.store.schedules(guild.id) if r.channel_id == target.id), None)
@@ -462,26 +390,31 @@ class Daily(commands.Cog):
         # Re-setting keeps the day's claim: a channel already posted today is not posted twice.
         last = plan_of(previous) if previous is not None else None
         due = next_post(now, at, zone, last_posted=last.last_posted if isinstance(last, Plan) else None, since=now)
-        text = say(
-            lang, "set", channel=target.mention, time=f"{at:%H:%M}", zone=zone.key, next=_local(due.instant, zone.key)
+        reply = text(
+            "daily.set",
+            lang,
+            channel=target.mention,
+            time=f"{at:%H:%M}",
+            zone=zone.key,
+            next=_local(due.instant, zone.key),
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(reply, ephemeral=True)
 
     @daily_set.autocomplete("tz")
     async def _set_tz(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
         return await self._zone_choices(interaction, current)
 
-    @daily.command(name="show", description="日課の投稿の設定を表示 / show the daily posts")
+    @daily.command(name="show", description=ls("daily.show.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def daily_show(self, interaction: discord.Interaction[Any]) -> None:
         guild = self._guild(interaction)
-        lang = lang_of(interaction.locale)
+        lang = language_of(interaction.locale)
         rows = await self.store.schedules(guild.id)
         if not rows:
-            await interaction.response.send_message(say(lang, "none"), ephemeral=True)
+            await interaction.response.send_message(text("daily.none", lang), ephemeral=True)
             return
         default = await self.store.guild_timezone(guild.id)
-        lines = [say(lang, "show_head", zone=default or say(lang, "unset"))]
+        lines = [text("daily.show_head", lang, zone=default or text("daily.unset", lang))]
         now = self.now()
         for row in rows:
             lines.extend(self._show_row(row, now, lang))
@@ -492,13 +425,13 @@ class Daily(commands.Cog):
         mention = f"<#{row.channel_id}>"
         if isinstance(plan, BadRow):
             self._report_bad(plan)
-            return [say(lang, "bad_row", id=row.id, channel=mention, problem=plan.problem)]
+            return [text("daily.bad_row", lang, id=row.id, channel=mention, problem=plan.problem)]
         due = next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
-        last = plan.last_posted.isoformat() if plan.last_posted else say(lang, "never")
+        last = plan.last_posted.isoformat() if plan.last_posted else text("daily.never", lang)
         lines = [
-            say(
+            text(
+                "daily.show_row",
                 lang,
-                "show_row",
                 channel=mention,
                 time=f"{plan.at:%H:%M}",
                 zone=plan.zone_name,
@@ -507,32 +440,32 @@ class Daily(commands.Cog):
             )
         ]
         if plan.disabled_reason is not None:
-            lines.append(say(lang, "disabled", reason=plan.disabled_reason))
+            lines.append(text("daily.disabled", lang, reason=plan.disabled_reason))
         if plan.last_error is not None:
-            lines.append(say(lang, "last_error", error=plan.last_error))
+            lines.append(text("daily.last_error", lang, error=plan.last_error))
         return lines
 
-    @daily.command(name="off", description="日課の投稿を止める / stop daily posts")
-    @app_commands.describe(channel="このチャンネルだけ（省略時はすべて）/ only this channel (default: all)")
+    @daily.command(name="off", description=ls("daily.off.description"))
+    @app_commands.describe(channel=ls("daily.off.channel.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def daily_off(
         self, interaction: discord.Interaction[Any], channel: app_commands.Transform[int, ChannelOption] | None = None
     ) -> None:
         guild = self._guild(interaction)
-        lang = lang_of(interaction.locale)
+        lang = language_of(interaction.locale)
         count = await self.store.delete_schedules(guild.id, channel)
         self.wakeup.set()
-        text = say(lang, "off", count=count) if count else say(lang, "off_none")
-        await interaction.response.send_message(text, ephemeral=True)
+        reply = text("daily.off", lang, count=count) if count else text("daily.off_none", lang)
+        await interaction.response.send_message(reply, ephemeral=True)
 
-    @daily.command(name="now", description="今すぐ投稿して権限を確認 / post now to check permissions")
+    @daily.command(name="now", description=ls("daily.now.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def daily_now(self, interaction: discord.Interaction[Any]) -> None:
         guild = self._guild(interaction)
-        lang = lang_of(interaction.locale)
+        lang = language_of(interaction.locale)
         rows = await self.store.schedules(guild.id)
         if not rows:
-            await interaction.response.send_message(say(lang, "none"), ephemeral=True)
+            await interaction.response.send_message(text("daily.none", lang), ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         now = self.now()
@@ -542,38 +475,38 @@ class Daily(commands.Cog):
             mention = f"<#{row.channel_id}>"
             if isinstance(plan, BadRow):
                 self._report_bad(plan)
-                lines.append(say(lang, "bad_row", id=row.id, channel=mention, problem=plan.problem))
+                lines.append(text("daily.bad_row", lang, id=row.id, channel=mention, problem=plan.problem))
                 continue
             async with self._sending:
                 outcome, reason = await self._post(plan, now)
             if outcome == "posted":
-                line = say(lang, "now_ok", channel=mention)
+                line = text("daily.now_ok", lang, channel=mention)
                 if plan.disabled_reason is not None:
                     await self.store.enable(plan.id)
-                    line += " " + say(lang, "now_enabled")
+                    line += " " + text("daily.now_enabled", lang)
                 if plan.last_error is not None:
                     await self.store.note_error(plan.id, None)
             else:
-                line = say(lang, "now_fail", channel=mention, reason=reason)
+                line = text("daily.now_fail", lang, channel=mention, reason=reason)
                 if outcome == "disabled" and plan.disabled_reason is None:
                     await self.store.disable(plan.id, reason)
-                    line += " " + say(lang, "now_disabled")
+                    line += " " + text("daily.now_disabled", lang)
             lines.append(line)
         self.wakeup.set()
         await interaction.followup.send(_clip("\n".join(lines)), ephemeral=True)
 
-    @settings.command(name="timezone", description="サーバーの既定のタイムゾーン / the server's default time zone")
-    @app_commands.describe(zone="IANA タイムゾーン（例 Asia/Tokyo）/ IANA zone, e.g. Asia/Tokyo")
+    @settings.command(name="timezone", description=ls("daily.settings.timezone.description"))
+    @app_commands.describe(zone=ls("daily.settings.timezone.zone.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings_timezone(self, interaction: discord.Interaction[Any], zone: str) -> None:
         guild = self._guild(interaction)
-        lang = lang_of(interaction.locale)
+        lang = language_of(interaction.locale)
         try:
             found = parse_zone(zone, exact=False)
         except ValueError:
-            raise ReplyError(say(lang, "bad_zone", value=zone)) from None
+            raise ReplyError(text("daily.bad_zone", lang, value=zone)) from None
         await self.store.set_guild_timezone(guild.id, found.key)
-        await interaction.response.send_message(say(lang, "zone_set", zone=found.key), ephemeral=True)
+        await interaction.response.send_message(text("daily.zone_set", lang, zone=found.key), ephemeral=True)
 
     @settings_timezone.autocomplete("zone")
     async def _settings_zone(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:

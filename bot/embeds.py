@@ -18,6 +18,7 @@ import discord
 from engine import Chart
 from engine import render as chart_text
 from engine.patterns import detect
+from texts.reading import reading
 
 from .i18n import TEXTS, Lang, gloss, language_of, shows_translation, text
 
@@ -57,7 +58,11 @@ class EntryLike(Protocol):
     @property
     def unit(self) -> UnitLike | None: ...
     @property
-    def note(self) -> str: ...
+    def note(self) -> str: ...  # why the entry is there, in Japanese
+    @property
+    def note_en(self) -> str: ...  # the same in English
+    @property
+    def excluded(self) -> bool: ...  # the general's opening withholds its sense on this 地盤 branch
 
 
 class ReadingLike(Protocol):
@@ -197,19 +202,32 @@ def role_label(role: str, lang: Lang) -> str:
     return text(f"embed.role.{role}", lang) if f"embed.role.{role}" in TEXTS else role
 
 
+# Put before an entry's field name when the seed's （不加…） excludes the branch (any language).
+EXCLUDED_MARK = "⊘ "
+
+
+def _note(entry: EntryLike, lang: Lang) -> str:
+    """The entry's note as a small line for ja/en readers; Chinese readers get none (the notes are
+    written in Japanese and English only)."""
+    note = {"ja": entry.note, "en": entry.note_en}.get(lang, "")
+    return f"\n-# {note}" if note else ""
+
+
 def _reading_fields(reading: ReadingLike | None, lang: Lang) -> list[tuple[str, str]]:
     """(name, value) per entry: the original, then (ja/en) the corpus's translation under it.
 
-    Only the corpus's own text is quoted. Its English notes (why an entry is there) are shown to
-    English readers; other readers see the seed line number in the field name instead.
+    Only the corpus's own text is quoted. The entry's note (why it is there) follows as a small
+    line in Japanese or English; an entry whose branch the seed excludes is marked in its name.
     """
     if reading is None:
         return []
     out: list[tuple[str, str]] = []
     for entry in reading.entries:
         label = role_label(entry.role, lang)
+        if entry.excluded:
+            label = EXCLUDED_MARK + label
         unit = entry.unit
-        note = f"\n-# {entry.note}" if entry.note and lang == "en" else ""
+        note = _note(entry, lang)
         if unit is None:
             out.append((label, text("embed.no_line", lang) + note))
             continue
@@ -224,6 +242,18 @@ def _reading_fields(reading: ReadingLike | None, lang: Lang) -> list[tuple[str, 
 def pattern_names(chart: Chart) -> tuple[str, ...]:
     """Names of the chart's named patterns (課体) the engine finds, in RULES §7 order."""
     return tuple(p.name for p in detect(chart))
+
+
+def chart_embeds(
+    chart: Chart, *, locale: str = "ja", question: str | None = None, zone_note: str | None = None
+) -> list[discord.Embed]:
+    """What /cast, /chart and the daily post send: the chart, its 課体 and its reading as embeds.
+
+    The reading gets the engine's patterns with their reasons, so each 課体 line says why it holds.
+    """
+    found = detect(chart)
+    return build_embeds(chart, reading(chart, found), locale=locale, question=question,
+                        patterns=tuple(p.name for p in found), zone_note=zone_note)
 
 
 def build_embeds(

@@ -277,23 +277,25 @@ async def test_help_in_the_users_language(standin: DiscordStandIn, start_bot: St
 async def test_long_reading_continues_in_followups(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import texts.reading
+    from bot import embeds
+    from engine.patterns import detect
     from texts.reading import Reading, reading
 
     def huge(chart: Any, patterns: Any = ()) -> Reading:
         real = reading(chart, patterns)
         return Reading(real.entries * 12)
 
-    # Patched at the source: load_extension executes bot.commands afresh, importing this.
-    monkeypatch.setattr(texts.reading, "reading", huge)
+    # bot.embeds.chart_embeds is where every command turns a chart into its reading.
+    monkeypatch.setattr(embeds, "reading", huge)
     await start_bot(clock=clock)
     callback = await standin.slash("cast", {"when": "now"})
     assert callback.type == 4
-    from bot.embeds import build_embeds, group_messages, pattern_names
 
     chart = engine.cast(NOW, "Asia/Tokyo")
-    expected = group_messages(build_embeds(chart, huge(chart, pattern_names(chart)),
-                                           zone_note=i18n.text("embed.zone.bot", "ja")))
+    found = detect(chart)
+    expected = embeds.group_messages(embeds.build_embeds(
+        chart, huge(chart, found), patterns=tuple(p.name for p in found),
+        zone_note=i18n.text("embed.zone.bot", "ja")))
     assert len(expected) > 2
     followups = await standin.followups(callback, count=len(expected) - 1)
     assert [len(r.body["embeds"]) for r in followups] == [len(m) for m in expected[1:]]

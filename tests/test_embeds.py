@@ -44,6 +44,8 @@ class FakeEntry:
     role: str
     unit: FakeUnit | None
     note: str = ""
+    note_en: str = ""
+    excluded: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,19 +164,82 @@ def test_source_in_the_footer_and_question_in_the_description() -> None:
 
 READING = FakeReading((
     FakeEntry("課", FakeUnit("method.x", "若四課中並無下克。", "もし四課の中に下賊がなければ。")),
-    FakeEntry("天将", None, "天空には臨む支ごとの句がない"),
+    FakeEntry("天将", None, "天空には支ごとの句がない", "天空 has none per branch"),
 ))
 
 
 def test_original_with_translation_under_it_in_japanese() -> None:
     values = [f["value"] for f in dicts(build_embeds(SEED_CHART, READING, patterns=()))[0]["fields"]]
     assert "若四課中並無下克。\nもし四課の中に下賊がなければ。" in values
-    assert i18n.text("embed.no_line", "ja") in values  # said, not left out
+    assert i18n.text("embed.no_line", "ja") + "\n-# 天空には支ごとの句がない" in values  # said, not left out
 
 
-def test_english_readers_also_get_the_notes() -> None:
+def test_english_readers_get_the_english_notes_only() -> None:
     values = [f["value"] for f in dicts(build_embeds(SEED_CHART, READING, locale="en-US", patterns=()))[0]["fields"]]
-    assert any("天空には臨む支ごとの句がない" in v for v in values)
+    assert i18n.text("embed.no_line", "en") + "\n-# 天空 has none per branch" in values
+    assert not any("天空には支ごとの句がない" in v for v in values)
+
+
+@pytest.mark.parametrize("locale", ["zh-TW", "zh-CN"])
+def test_chinese_readers_get_no_notes(locale: str) -> None:
+    text = field_text(build_embeds(SEED_CHART, READING, locale=locale, patterns=()))
+    assert "-#" not in text and "支ごと" not in text and "per branch" not in text
+
+
+EXCLUDED = FakeReading((
+    FakeEntry("初伝 general", FakeUnit("general.朱雀", "朱雀…（不加酉戌亥子）", "訳"), "除く", "excluded", True),
+    FakeEntry("初伝 general-on-branch", FakeUnit("general.朱雀.酉", "夜噪（酉）", "訳"), "夜噪", "夜噪"),
+))
+
+
+@pytest.mark.parametrize("locale", ["ja", "en-US", "zh-TW", "zh-CN"])
+def test_an_excluded_entry_is_marked_in_every_language(locale: str) -> None:
+    from bot.embeds import EXCLUDED_MARK
+
+    names = [f["name"] for f in dicts(build_embeds(SEED_CHART, EXCLUDED, locale=locale, patterns=()))[0]["fields"]][3:]
+    assert names[0].startswith(EXCLUDED_MARK) and "朱雀" in names[0]
+    assert not names[1].startswith(EXCLUDED_MARK) and EXCLUDED_MARK.strip() not in names[1]
+
+
+@dataclass(frozen=True)
+class _Step:
+    branch: str
+    ground: str
+    general: str
+
+
+@dataclass(frozen=True)
+class _Transmissions:
+    method: str
+    frame: str | None
+
+
+@dataclass(frozen=True)
+class _Chart:
+    transmissions: _Transmissions
+    steps: tuple[_Step, ...]
+
+
+def test_readings_mark_exactly_the_excluded_entries() -> None:
+    from bot.embeds import EXCLUDED_MARK, pattern_names
+    from texts.reading import reading
+
+    # 朱雀 on 酉 (¶99 不加酉…), 白虎 on 巳 (no exclusion), 六合 on 子 (¶103 不加…子): a built plate,
+    # since no cast chart puts a general where its opening excludes it (see test_texts).
+    built = _Chart(_Transmissions("重審", None), (_Step("午", "酉", "朱雀"), _Step("亥", "巳", "白虎"),
+                                                 _Step("辰", "子", "六合")))
+    readings = [(SEED_CHART, reading(built))]
+    for day, hour in itertools.islice(itertools.product(PILLARS, BRANCHES), 0, 720, 11):
+        chart = engine.cast_classical(day, "亥", hour)
+        readings.append((chart, reading(chart, pattern_names(chart))))
+    marked = []
+    for chart, read in readings:
+        fields = [f for d in dicts(build_embeds(chart, read, locale="ja")) for f in d["fields"]][3:]
+        assert len(fields) == len(read.entries)  # no field is split in these readings
+        for f, e in zip(fields, read.entries, strict=True):
+            assert f["name"].startswith(EXCLUDED_MARK) == e.excluded, (f["name"], e.role)
+            marked += [f["name"]] if e.excluded else []
+    assert [m.split(" ", 2)[1:] for m in marked] == [["初伝", "天将 朱雀（¶99）"], ["末伝", "天将 六合（¶103）"]]
 
 
 @pytest.mark.parametrize("locale", ["ja", "en-US", "zh-TW"])
@@ -187,8 +252,10 @@ def test_quoted_lines_come_only_from_the_corpus(locale: str) -> None:
         read = reading(chart, pattern_names(chart))
         allowed = {line for e in read.entries if e.unit for line in
                    (*e.unit.original.split("\n"), *e.unit.translation.split("\n"))}
-        allowed |= {f"-# {e.note}" for e in read.entries}
-        allowed.add(i18n.text("embed.no_line", i18n.language_of(locale)))
+        lang = i18n.language_of(locale)
+        notes = {"ja": [e.note for e in read.entries], "en": [e.note_en for e in read.entries]}
+        allowed |= {f"-# {n}" for n in notes.get(lang, [])}
+        allowed.add(i18n.text("embed.no_line", lang))
         embeds = build_embeds(chart, read, locale=locale)
         assert_within_limits(embeds)
         reading_fields = [f for d in dicts(embeds) for f in d["fields"]][3:]

@@ -29,16 +29,28 @@ def _add_reading(parser: argparse.ArgumentParser) -> None:
                         help="add the matching lines of the 《心印賦》: original, translation under it")
 
 
+# The reading's roles as a Japanese reader names them (bot/i18n.py has the same words for the bot).
+_ROLE_LABELS = {"method": "課法", "frame": "課格", "pattern": "課体",
+                "general": "天将", "general-on-branch": "所臨"}
+
+
+def role_label(role: str) -> str:
+    """``method`` → 課法, ``初伝 general-on-branch`` → ``初伝 所臨``; an unknown role is kept as is."""
+    words = role.split(" ")
+    return " ".join(_ROLE_LABELS.get(w, w) for w in words)
+
+
 def render_reading(result: Reading) -> str:
-    """Each matched unit as its original with the translation under it; gaps say why."""
-    lines = ["心印賦（《大六壬指南》巻一）"]
+    """Each matched unit as its original with the translation under it; gaps say why (in Japanese)."""
+    lines = ["《心印賦》（《大六壬指南》巻一）"]
     for entry in result.entries:
+        label = role_label(entry.role)
         if entry.unit is None:
-            lines.append(f"【{entry.role}】 {entry.note}")
+            lines.append(f"【{label}】 {entry.note}")
             continue
         unit = entry.unit
         seed_lines = ",".join(f"¶{n}" for n in unit.lines)
-        lines.append(f"【{entry.role}】 {unit.original}  ({seed_lines})")
+        lines.append(f"【{label}】 {unit.original}  ({seed_lines})")
         if unit.translation:
             lines.append(f"    {unit.translation}")
         if entry.note:
@@ -49,7 +61,7 @@ def render_reading(result: Reading) -> str:
 def reading_dict(result: Reading) -> list[dict[str, Any]]:
     return [
         {
-            "role": e.role, "note": e.note,
+            "role": e.role, "note": e.note, "note_en": e.note_en, "excluded": e.excluded,
             "unit": None if e.unit is None else {
                 "id": e.unit.id, "lines": list(e.unit.lines),
                 "original": e.unit.original, "translation": e.unit.translation,

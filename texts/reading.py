@@ -4,7 +4,8 @@
 ``transmissions.method``, ``transmissions.frame`` and ``steps`` with ``branch``, ``ground`` and
 ``general`` are read) and the chart's patterns (names, or objects with ``name`` and ``reason``
 such as ``engine.patterns.detect(chart)``). Where the seed has no line, or excludes the branch,
-the entry says so instead of being left out.
+the entry says so instead of being left out. Each entry says why it is there in Japanese (``note``,
+the readers' default) and in English (``note_en``).
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ from texts.corpus import Corpus, Unit, canonical_general, corpus
 
 POSITIONS = ("初伝", "中伝", "末伝")
 
-# Why a method has no rule line of its own in ¶51–¶83 (tests/test_texts.py proves each absence).
+# Why a method has no rule line of its own in ¶51–¶83 (tests/test_texts.py proves each absence):
+# (Japanese, English).
 _NO_RULE_LINE = {
-    "自任": "seed has no rule line for 自任; it is named only in ¶147 (伏吟任信), see the pattern",
-    "自信": "seed has no rule line for 自信; it is named only in ¶147 (伏吟任信), see the pattern",
-    "綴瑕": "seed has no line for 綴瑕 (RULES §4's tie-break of 渉害); the nearest rule is 渉害 (¶59)",
+    "自任": ("原文に自任の取用規則の句はない。名は¶147（伏吟任信）に見えるのみ：課体を参照",
+             "seed has no rule line for 自任; it is named only in ¶147 (伏吟任信), see the pattern"),
+    "自信": ("原文に自信の取用規則の句はない。名は¶147（伏吟任信）に見えるのみ：課体を参照",
+             "seed has no rule line for 自信; it is named only in ¶147 (伏吟任信), see the pattern"),
+    "綴瑕": ("原文に綴瑕（渉害でなお決まらないときの取り方）の句はない。最も近い規則は渉害（¶59）",
+             "seed has no line for 綴瑕 (RULES §4's tie-break of 渉害); the nearest rule is 渉害 (¶59)"),
 }
 
 # The chart names a method by the name a reader says; the seed gives its rule under another:
@@ -59,11 +64,18 @@ class PatternLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One passage of a reading: its role in the chart, the unit (None: the seed has no line), why."""
+    """One passage of a reading: its role in the chart, the unit (None: the seed has no line), why.
+
+    ``note`` says why in Japanese (the readers' default), ``note_en`` the same in English; neither
+    quotes anything the corpus does not hold. ``excluded`` is True on a general's opening whose
+    （不加…） names the 地盤 branch the general stands on: the seed withholds that sense there.
+    """
 
     role: str
     unit: Unit | None
     note: str
+    note_en: str
+    excluded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,35 +101,43 @@ def _method_entries(c: Corpus, method: str, frame: str | None) -> list[Entry]:
     entries: list[Entry] = []
     if frame is not None and frame != method:
         u = c.method(frame)
-        note = f"the plate is {frame}" + (f" ({_line(u)})" if u else f"; seed has no line for {frame}")
-        entries.append(Entry("frame", u, note))
+        if u is not None:
+            entries.append(Entry("frame", u, f"天地盤が{frame}（{_line(u)}）", f"the plate is {frame} ({_line(u)})"))
+        else:
+            entries.append(Entry("frame", None, f"天地盤が{frame}；原文に{frame}の句はない",
+                                 f"the plate is {frame}; seed has no line for {frame}"))
     rule = _RULE_NAME.get(method, method)
     u = c.method(rule)
     if u is not None:
-        same = "" if rule == method else f" = {rule}"
-        note = f"初伝 taken by {method}{same} ({_line(u)})"
+        same, same_en = ("", "") if rule == method else (f"（＝{rule}）", f" = {rule}")
+        note, note_en = f"初伝は{method}{same}で取る（{_line(u)}）", f"初伝 taken by {method}{same_en} ({_line(u)})"
     else:
-        note = _NO_RULE_LINE.get(method, f"seed has no rule line for {method}")
-    entries.append(Entry("method", u, note))
+        note, note_en = _NO_RULE_LINE.get(
+            method, (f"原文に{method}の取用規則の句はない", f"seed has no rule line for {method}"))
+    entries.append(Entry("method", u, note, note_en))
     return entries
 
 
 def _pattern_entries(c: Corpus, patterns: Iterable[str | PatternLike]) -> list[Entry]:
     # Several names may share one passage (八専 and 帷簿, 伏吟 and 自任): one entry for it.
-    found: dict[str, tuple[Unit, list[str]]] = {}
+    # The engine's reasons are Japanese already; a bare name gets a short Japanese/English "holds".
+    found: dict[str, tuple[Unit, list[str], list[str]]] = {}
     missing: list[Entry] = []
     for p in patterns:
         name = p if isinstance(p, str) else p.name
         reason = "" if isinstance(p, str) else str(getattr(p, "reason", ""))
-        why = reason or f"{name} holds"
+        why, why_en = (reason, reason) if reason else (f"{name}が成立", f"{name} holds")
         u = c.pattern(name)
         if u is None:
-            missing.append(Entry("pattern", None, f"{why}; seed has no verse for {name} (¶139–¶175)"))
+            missing.append(Entry("pattern", None, f"{why}；原文（¶139–¶175）に{name}の句はない",
+                                 f"{why_en}; seed has no verse for {name} (¶139–¶175)"))
         elif u.id in found:
             found[u.id][1].append(why)
+            found[u.id][2].append(why_en)
         else:
-            found[u.id] = (u, [why])
-    return [Entry("pattern", u, "; ".join(whys)) for u, whys in found.values()] + missing
+            found[u.id] = (u, [why], [why_en])
+    return [Entry("pattern", u, "；".join(whys), "; ".join(whys_en))
+            for u, whys, whys_en in found.values()] + missing
 
 
 def _step_entries(c: Corpus, position: str, step: StepLike) -> list[Entry]:
@@ -127,20 +147,27 @@ def _step_entries(c: Corpus, position: str, step: StepLike) -> list[Entry]:
     branch, ground = str(step.branch), str(step.ground)
     opening = c.general(general)
     assert opening is not None  # every general has an opening (checked when the corpus loads)
-    note = f"{position} {branch} carries {general}, 臨 {ground}"
-    if ground in opening.excludes:
-        note += f"; excluded: {general} 不加{ground} (the opening's sense does not hold here)"
+    excluded = ground in opening.excludes
+    note = f"{position}{branch}に{general}が乗り、{ground}に臨む"
+    note_en = f"{position} {branch} carries {general}, 臨 {ground}"
+    if excluded:
+        # Quote the opening's own （不加…）, whole: it is the seed's text, a shortened one would not be.
+        note += f"（原文「不加{''.join(opening.excludes)}」：{ground}ではこの断を取らない）"
+        note_en += f"; excluded: {general} 不加{ground} (the opening's sense does not hold here)"
     on = c.general_on(general, ground)
     if on is not None:
-        names = on.keys[1 + len(on.branches) :]
-        on_note = f"{general} 臨 {ground}: {'・'.join(names)} ({_line(on)})"
+        names = "・".join(on.keys[1 + len(on.branches) :])
+        on_note = f"{general}が{ground}に臨む：{names}（{_line(on)}）"
+        on_note_en = f"{general} 臨 {ground}: {names} ({_line(on)})"
     elif general == "天空":
-        on_note = f"seed has no line for 天空 on {ground} (天空 has none per branch, ¶135)"
+        on_note = f"原文に天空が{ground}に臨む句はない（天空には支ごとの句がない：¶135）"
+        on_note_en = f"seed has no line for 天空 on {ground} (天空 has none per branch, ¶135)"
     else:
-        on_note = f"seed has no line for {general} on {ground}"
+        on_note = f"原文に{general}が{ground}に臨む句はない"
+        on_note_en = f"seed has no line for {general} on {ground}"
     return [
-        Entry(f"{position} general", opening, note),
-        Entry(f"{position} general-on-branch", on, on_note),
+        Entry(f"{position} general", opening, note, note_en, excluded),
+        Entry(f"{position} general-on-branch", on, on_note, on_note_en),
     ]
 
 
