@@ -31,7 +31,11 @@ COMMAND = "peer"  # the one slash command; the benchmark sends its workload here
 
 
 def configure_endpoints(environ: Mapping[str, str]) -> None:
-    """Point discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when set (as bot.app does)."""
+    """Point discord.py at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when set (as bot.app does).
+
+    A copy on purpose: importing ``bot.app`` would load the bot's own modules (i18n, store, dateutil)
+    into the peer and blur what the benchmark compares, discord.py alone against the whole bot.
+    """
     api = environ.get("DISCORD_API_BASE")
     if api:
         discord.http.Route.BASE = api.rstrip("/")
