@@ -22,7 +22,7 @@ from .facts import Facts, facts
 from .render import render_text
 from .schema import to_dict
 from .school import School
-from .symbols import BRANCHES, PILLARS, parse_branch
+from .symbols import PILLARS, parse_branch
 
 DEFAULT_ZONE = "Asia/Tokyo"
 AT_FORMS = "'now', or ISO 8601 such as '2026-11-29 14:00' or '2026-11-29T14:00:00+09:00'"
@@ -154,4 +154,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["BRANCHES", "build_parser", "chart_and_facts", "chart_from", "guarded", "main", "run"]
+__all__ = ["build_parser", "chart_and_facts", "chart_from", "guarded", "main", "run"]

@@ -65,8 +65,7 @@ def walking_year(natal: Branch, year: Branch, sex: Sex) -> Branch:
     Age counted 数え is 1 in the birth year, so ``year − natal`` (mod 12) is age − 1 (mod 12); a
     man's 行年 is 寅 at 1 and goes forward a branch a year, a woman's is 申 at 1 and goes back.
     """
-    years = (year - natal) % 12
-    return Branch.寅 + years if sex == "男" else Branch.申 - years
+    return walking_year_at_age((year - natal) % 12 + 1, sex)
 
 
 def walking_year_at_age(age: int, sex: Sex) -> Branch:
