@@ -1,4 +1,4 @@
-"""Calendar of a chart (RULES §2): pillars, 月将 and the solar terms around an instant.
+"""Calendar of a chart (docs/rules.md §2): pillars, 月将 and the solar terms around an instant.
 
 Pure Python at run time: the solar-term instants come from the generated table in
 :mod:`engine.solar_terms` (JPL DE423, see tools/gen_solar_terms.py) and are found by bisection;
@@ -10,8 +10,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
+from functools import cache
 from math import floor
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from .solar_terms import FIRST_YEAR, INSTANTS, LAST_YEAR
 from .symbols import BRANCHES, PILLARS, Branch, Pillar
@@ -26,6 +27,7 @@ __all__ = [
     "solar_terms",
     "yuejiang_at",
     "zone",
+    "zone_names",
 ]
 
 FIRST_DATE = date(1900, 1, 1)
@@ -89,17 +91,39 @@ _TERMS: dict[int, SolarTerm] = {}
 _ACCEPTED_ZONE = "give an IANA zone name such as 'Asia/Tokyo' or 'America/New_York'"
 
 
+@cache
+def _canonical_zones() -> dict[str, str]:
+    """Case-folded IANA name → its canonical spelling. ``localtime``, ``posixrules`` and ``Factory``
+    are not in the list: they name the host's zone or nothing, never a place a reader meant."""
+    names = available_timezones() - {"localtime", "posixrules", "Factory"}
+    return {name.casefold(): name for name in names}
+
+
+def zone_names(fragment: str = "", limit: int | None = None) -> tuple[str, ...]:
+    """IANA zone names containing ``fragment`` (any case), shortest first; for autocomplete."""
+    needle = fragment.strip().casefold()
+    found = sorted((n for low, n in _canonical_zones().items() if needle in low), key=lambda n: (len(n), n))
+    return tuple(found if limit is None else found[:limit])
+
+
 def zone(name: str) -> ZoneInfo:
-    """The ZoneInfo for an IANA name, cached; CalendarError for an unknown name."""
+    """The ZoneInfo for an IANA zone name, forgiving case (``asia/tokyo``), cached.
+
+    This is the project's one zone parser. ``CalendarError`` for anything that is not an IANA name:
+    an abbreviation (``JST``), ``localtime`` (the host's zone, never what a reader meant), a blank.
+    """
     found = _ZONES.get(name) if isinstance(name, str) else None
     if found is not None:
         return found
     if not isinstance(name, str) or not name.strip():
         raise CalendarError(f"unknown time zone {name!r}: {_ACCEPTED_ZONE}")
+    canonical = _canonical_zones().get(name.strip().casefold())
+    if canonical is None:
+        raise CalendarError(f"unknown time zone {name.strip()[:60]!r}: {_ACCEPTED_ZONE}")
     try:
-        found = ZoneInfo(name.strip())
+        found = ZoneInfo(canonical)
     except (ZoneInfoNotFoundError, ValueError, OSError) as error:
-        raise CalendarError(f"unknown time zone {name!r}: {_ACCEPTED_ZONE}") from error
+        raise CalendarError(f"unknown time zone {name.strip()[:60]!r}: {_ACCEPTED_ZONE}") from error
     _ZONES[name] = found
     return found
 
@@ -141,7 +165,7 @@ def _last_term_index(seconds: float) -> int:
 
 
 def yuejiang_at(instant: datetime) -> Branch:
-    """月将 at an aware instant: set by the last 中気 at or before it (RULES §2, ¶43)."""
+    """月将 at an aware instant: set by the last 中気 at or before it (docs/rules.md §2, ¶43)."""
     if not isinstance(instant, datetime) or instant.utcoffset() is None:
         raise CalendarError(f"cannot place {instant!r}: give an aware datetime (with tzinfo), e.g. from moment()")
     index = _last_term_index(instant.timestamp())
@@ -174,6 +198,34 @@ def moment(at: datetime, tz: str | None = None, *, day_changes_at_23: bool = Tru
     """
     if not isinstance(at, datetime):
         raise CalendarError(f"cannot place {at!r}: give a datetime (aware, or naive with a zone name)")
+    try:
+        local, name, seconds = _place(at, tz)
+    except (OverflowError, ValueError) as error:
+        if isinstance(error, CalendarError):
+            raise
+        raise CalendarError(
+            f"{at.isoformat()} is outside the calendar: give a moment whose local date is in "
+            f"{FIRST_DATE.isoformat()}..{LAST_DATE.isoformat()}"
+        ) from None
+    day = local.toordinal()
+    if not _FIRST_DAY <= day <= _LAST_DAY:
+        raise CalendarError(
+            f"{local.isoformat()} is outside the calendar: give a moment whose local date is in "
+            f"{FIRST_DATE.isoformat()}..{LAST_DATE.isoformat()}"
+        )
+    year, month, yuejiang, principal, sectional = _span(_last_term_index(seconds))
+    hour = local.hour
+    if day_changes_at_23 and hour == 23:
+        day += 1
+    day_index = (day - _DAY_2000_01_01 + _DAY_INDEX_2000_01_01) % 60
+    hour_branch = (hour + 1) // 2 % 12  # docs/rules.md §2: 子 23:00-00:59, 丑 01:00-02:59 … by the local clock
+    # 五鼠遁: a 甲/己 day opens with 甲子, 乙/庚 with 丙子 …: index 12*(stem mod 5) + branch.
+    hour_index = (12 * (day_index % 5) + hour_branch) % 60
+    return Moment(local, name, year, month, PILLARS[day_index], PILLARS[hour_index], yuejiang, principal, sectional)
+
+
+def _place(at: datetime, tz: str | None) -> tuple[datetime, str, float]:
+    """The local time, zone name and POSIX seconds of ``at`` (see :func:`moment`)."""
     if at.tzinfo is None or at.utcoffset() is None:
         if tz is None:
             raise CalendarError(
@@ -196,22 +248,7 @@ def moment(at: datetime, tz: str | None = None, *, day_changes_at_23: bool = Tru
         local = at
         name = _zone_name(at.tzinfo, at)
         seconds = at.timestamp()
-
-    day = local.toordinal()
-    if not _FIRST_DAY <= day <= _LAST_DAY:
-        raise CalendarError(
-            f"{local.isoformat()} is outside the calendar: give a moment whose local date is in "
-            f"{FIRST_DATE.isoformat()}..{LAST_DATE.isoformat()}"
-        )
-    year, month, yuejiang, principal, sectional = _span(_last_term_index(seconds))
-    hour = local.hour
-    if day_changes_at_23 and hour == 23:
-        day += 1
-    day_index = (day - _DAY_2000_01_01 + _DAY_INDEX_2000_01_01) % 60
-    hour_branch = (hour + 1) // 2 % 12  # RULES §2: 子 23:00-00:59, 丑 01:00-02:59 … by the local clock
-    # 五鼠遁: a 甲/己 day opens with 甲子, 乙/庚 with 丙子 …: index 12*(stem mod 5) + branch.
-    hour_index = (12 * (day_index % 5) + hour_branch) % 60
-    return Moment(local, name, year, month, PILLARS[day_index], PILLARS[hour_index], yuejiang, principal, sectional)
+    return local, name, seconds
 
 
 _Span = tuple[Pillar, Pillar, Branch, SolarTerm, SolarTerm]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from . import calendar
 from .generals import Generals, place_generals
@@ -11,7 +13,8 @@ from .lessons import Lesson, four_lessons
 from .plate import Plate, plate_for
 from .school import DEFAULT_SCHOOL, School
 from .symbols import STEMS, Branch, Element, Pillar, Stem, parse_branch
-from .transmissions import POSITIONS, Transmissions, three_transmissions
+from .terms import POSITIONS, General, Kin, Position
+from .transmissions import Transmissions, three_transmissions
 
 
 class CastError(ValueError):
@@ -22,12 +25,12 @@ class CastError(ValueError):
 class Step:
     """One of the three transmissions as a reader sees it on the chart."""
 
-    position: str  # 初伝 中伝 末伝
+    position: Position
     branch: Branch  # on the 天盤
     ground: Branch  # the 地盤 branch under it
-    general: str  # the 天将 riding it
+    general: General  # the 天将 riding it
     hidden_stem: Stem | None  # 遁干 in the day's 旬; None when the branch is 空亡
-    kin: str  # 六親 to the day stem
+    kin: Kin  # 六親 to the day stem
     void: bool  # in 旬空
 
 
@@ -58,18 +61,18 @@ class Chart:
         return self.lessons[2].upper
 
 
-# 六親 by how the branch's element stands to the day stem's (RULES §6).
-def kin(day_element: Element, element: Element) -> str:
+# 六親 by how the branch's element stands to the day stem's (docs/rules.md §6).
+def kin(day_element: Element, element: Element) -> Kin:
     """父母 (生我), 子孫 (我生), 官鬼 (剋我), 妻財 (我剋) or 兄弟 (比和)."""
     if element == day_element:
-        return "兄弟"
+        return Kin.兄弟
     if element.generates(day_element):
-        return "父母"
+        return Kin.父母
     if day_element.generates(element):
-        return "子孫"
+        return Kin.子孫
     if element.overcomes(day_element):
-        return "官鬼"
-    return "妻財"
+        return Kin.官鬼
+    return Kin.妻財
 
 
 def hidden_stem(day: Pillar, branch: Branch) -> Stem | None:
@@ -79,6 +82,19 @@ def hidden_stem(day: Pillar, branch: Branch) -> Stem | None:
 
 
 _CACHE: dict[tuple[int, int, int, School], Chart] = {}
+_T = TypeVar("_T")
+
+
+def _read(value: object, kind: type[_T], parse: Callable[[str], _T], name: str, example: str) -> _T:
+    """``value`` as a ``kind``: taken as it is, or parsed from text; ``CastError`` otherwise."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        try:
+            return parse(value)
+        except ValueError as error:
+            raise CastError(str(error)) from None
+    raise CastError(f"{name}={value!r} is not {example} (a {kind.__name__} or its characters)")
 
 
 def cast_classical(
@@ -88,12 +104,9 @@ def cast_classical(
 
     There are only 60 × 12 × 12 such inputs per school, so each chart is built once and shared.
     """
-    try:
-        pillar = day if isinstance(day, Pillar) else Pillar.parse(day)
-        general = yuejiang if isinstance(yuejiang, Branch) else parse_branch(yuejiang)
-        hour_branch = hour if isinstance(hour, Branch) else parse_branch(hour)
-    except ValueError as error:
-        raise CastError(str(error)) from None
+    pillar = _read(day, Pillar, Pillar.parse, "day", "a pillar such as '甲子'")
+    general = _read(yuejiang, Branch, parse_branch, "yuejiang", "a branch such as '亥'")
+    hour_branch = _read(hour, Branch, parse_branch, "hour", "a branch such as '午'")
     key = (pillar.index, general, hour_branch, school)
     chart = _CACHE.get(key)
     if chart is None:
@@ -108,11 +121,17 @@ def cast(
     school: School = DEFAULT_SCHOOL,
     yuejiang: Branch | None = None,
 ) -> Chart:
-    """Cast for an instant. A naive ``at`` is local time in ``tz``; ``at=None`` means now.
+    """Cast for an instant: an aware ``at`` carries its own zone (a ``ZoneInfo`` gives the chart its
+    IANA name); ``tz`` is for a naive ``at`` (local time there) or to show an aware one in another
+    zone. ``at=None`` means now, in ``tz``.
 
     ``yuejiang`` overrides the 月将 the calendar gives (practitioners often set it by hand).
     Raises ``CastError`` (a ``ValueError``) for a zone, a moment or a date the calendar refuses.
     """
+    if at is not None and not isinstance(at, datetime):
+        raise CastError(f"at={at!r} is not a datetime: give an aware datetime, or a naive one with tz=")
+    if yuejiang is not None and not isinstance(yuejiang, Branch):
+        raise CastError(f"yuejiang={yuejiang!r} is not a branch: give e.g. Branch.亥 or leave it to the calendar")
     if at is None:
         if tz is None:
             raise CastError("casting for now needs a time zone, e.g. tz='Asia/Tokyo'")

@@ -1,4 +1,4 @@
-"""Derived facts of a chart (RULES §6): 旬 and 空亡, the 伝 in detail, 驛馬, 丁神, 天馬, 太歳, 月建,
+"""Derived facts of a chart (docs/rules.md §6): 旬 and 空亡, the 伝 in detail, 驛馬, 丁神, 天馬, 太歳, 月建,
 and the querent's 本命 and 行年.
 
 Facts that need the month or the year (旺相休囚死, 天馬, 太歳, 月建, 行年) come from the chart's
@@ -10,16 +10,34 @@ year branches directly (``month=``, ``year=``), as a practitioner reading an old
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from enum import StrEnum
 
 from .chart import Chart
 from .symbols import BRANCHES, Branch, Element, Pillar, Stem, travel_horse
+from .terms import VIGOURS, Input, Kin, Position, Sex, Vigour
 
-Sex = Literal["男", "女"]
 
-# 旺相休囚死 by the month branch (RULES §6): the season's element is 旺, the element it bears 相,
+class Supply(StrEnum):
+    """What a caller can give to supply a missing fact."""
+
+    MOMENT = "moment"  # cast from an instant instead of the classical inputs
+    MONTH = "month"  # the month branch (月建)
+    YEAR = "year"  # the year branch (太歳)
+    BIRTH_YEAR = "birth_year"
+    SEX = "sex"
+    NO_YEAR_OVERRIDE = "no_year_override"  # the chart's own year as a number
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    """A fact the chart lacks, and the inputs any one of which would supply it (``supply``)."""
+
+    fact: Input
+    supply: tuple[Supply, ...]
+
+
+# 旺相休囚死 by the month branch (docs/rules.md §6): the season's element is 旺, the element it bears 相,
 # the one that bore it 休, the one that overcomes it 囚, the one it overcomes 死.
-VIGOUR_WORDS: tuple[str, ...] = ("旺", "相", "休", "囚", "死")
 VIGOUR_TABLE: tuple[tuple[str, str], ...] = (
     ("寅卯", "木火水金土"),
     ("巳午", "火土木水金"),
@@ -27,15 +45,15 @@ VIGOUR_TABLE: tuple[tuple[str, str], ...] = (
     ("亥子", "水木金土火"),
     ("辰戌丑未", "土金火木水"),
 )
-_VIGOUR: dict[tuple[Branch, Element], str] = {
+_VIGOUR: dict[tuple[Branch, Element], Vigour] = {
     (Branch[month], Element[element]): word
     for months, elements in VIGOUR_TABLE
     for month in months
-    for element, word in zip(elements, VIGOUR_WORDS, strict=True)
+    for element, word in zip(elements, VIGOURS, strict=True)
 }
 
 
-def vigour(branch: Branch, month: Branch) -> str:
+def vigour(branch: Branch, month: Branch) -> Vigour:
     """旺, 相, 休, 囚 or 死: how strong ``branch``'s element is in the month whose 月建 is ``month``."""
     return _VIGOUR[(month, branch.element)]
 
@@ -72,24 +90,24 @@ def walking_year_at_age(age: int, sex: Sex) -> Branch:
     """行年 at a 数え age (1 in the birth year)."""
     if age < 1:
         raise ValueError(f"数え age {age} is not a valid age: it counts from 1 in the birth year")
-    return Branch.寅 + (age - 1) if sex == "男" else Branch.申 - (age - 1)
+    return Branch.寅 + (age - 1) if sex is Sex.男 else Branch.申 - (age - 1)
 
 
 @dataclass(frozen=True, slots=True)
 class StepFacts:
     """One 伝 with its derived facts. ``vigour`` is ``None`` when the month is not known."""
 
-    position: str  # 初伝 中伝 末伝
+    position: Position
     branch: Branch
     hidden_stem: Stem | None  # 遁干; None when the branch is 空亡
-    kin: str  # 六親 to the day stem
+    kin: Kin  # 六親 to the day stem
     void: bool
-    vigour: str | None  # 旺相休囚死 by 月建
+    vigour: Vigour | None  # 旺相休囚死 by 月建
 
 
 @dataclass(frozen=True, slots=True)
 class Facts:
-    """The derived facts of one chart (RULES §6).
+    """The derived facts of one chart (docs/rules.md §6).
 
     Every ``None`` field is named in ``missing`` with the input that would supply it, so nothing
     is silently absent.
@@ -108,7 +126,7 @@ class Facts:
     age: int | None  # 数え at the chart's year (needs the year as a number, i.e. a moment)
     sex: Sex | None
     walking_year: Branch | None  # 行年
-    missing: tuple[str, ...]
+    missing: tuple[Missing, ...]
 
     @property
     def initial(self) -> StepFacts:
@@ -131,11 +149,11 @@ def facts(
     chart: Chart,
     *,
     birth_year: int | None = None,
-    sex: Sex | None = None,
+    sex: Sex | str | None = None,
     month: Branch | None = None,
     year: Branch | None = None,
 ) -> Facts:
-    """Derive the RULES §6 facts of ``chart``.
+    """Derive the docs/rules.md §6 facts of ``chart``.
 
     ``month`` and ``year`` override (or, for a classically cast chart, supply) 月建 and 太歳.
     ``birth_year`` gives 本命 (see :func:`natal_branch` for the 立春 convention) and, with ``sex``
@@ -143,31 +161,32 @@ def facts(
     for a chart cast from an instant without a ``year`` override. Raises ``ValueError`` for a sex
     other than 男/女, a non-integer birth year, or a birth year after the chart's year.
     """
-    if sex is not None and sex not in ("男", "女"):
-        raise ValueError(f"unknown sex {sex!r}: give 男 or 女")
+    if sex is not None and not isinstance(sex, Sex):
+        if not isinstance(sex, str) or sex.strip() not in Sex.__members__:
+            raise ValueError(f"unknown sex {sex!r}: give 男 or 女")
+        sex = Sex[sex.strip()]
     if birth_year is not None and (isinstance(birth_year, bool) or not isinstance(birth_year, int)):
         raise ValueError(f"birth_year {birth_year!r} is not a year: give an integer such as 1990")
     for label, value in (("month", month), ("year", year)):
         if value is not None and not isinstance(value, Branch):
             raise ValueError(f"{label}={value!r} is not a Branch: give one of 子丑寅卯辰巳午未申酉戌亥")
 
-    missing: list[str] = []
+    missing: list[Missing] = []
     moment = chart.moment
     month_branch = month if month is not None else (moment.month.branch if moment else None)
     year_branch = year if year is not None else (moment.year.branch if moment else None)
     if month_branch is None:
-        missing.append("月建: cast from an instant or give month")
-        missing.append("天馬: needs 月建 (cast from an instant or give month)")
-        missing.append("旺相休囚死: needs 月建 (cast from an instant or give month)")
+        for fact in (Input.月建, Input.天馬, Input.旺相休囚死):
+            missing.append(Missing(fact, (Supply.MOMENT, Supply.MONTH)))
     if year_branch is None:
-        missing.append("太歳: cast from an instant or give year")
+        missing.append(Missing(Input.太歳, (Supply.MOMENT, Supply.YEAR)))
 
     natal: Branch | None = None
     age: int | None = None
     walking: Branch | None = None
     if birth_year is None:
-        missing.append("本命: give birth_year")
-        missing.append("行年: give birth_year and sex")
+        missing.append(Missing(Input.本命, (Supply.BIRTH_YEAR,)))
+        missing.append(Missing(Input.行年, (Supply.BIRTH_YEAR, Supply.SEX)))
     else:
         natal = natal_branch(birth_year)
         chart_year = _sexagenary_year(chart) if year is None else None
@@ -179,11 +198,11 @@ def facts(
                     "(years begin at 立春): give the year the querent was born"
                 )
         else:
-            missing.append("数え: needs the chart's year as a number (cast from an instant, no year override)")
+            missing.append(Missing(Input.数え, (Supply.MOMENT, Supply.NO_YEAR_OVERRIDE)))
         if sex is None:
-            missing.append("行年: give sex (男 or 女)")
+            missing.append(Missing(Input.行年, (Supply.SEX,)))
         elif year_branch is None:
-            missing.append("行年: needs 太歳 (cast from an instant or give year)")
+            missing.append(Missing(Input.行年, (Supply.MOMENT, Supply.YEAR)))
         else:
             walking = walking_year(natal, year_branch, sex)
 
@@ -215,8 +234,10 @@ def facts(
 __all__ = [
     "VIGOUR_TABLE",
     "Facts",
+    "Missing",
     "Sex",
     "StepFacts",
+    "Supply",
     "ding_god",
     "facts",
     "heavenly_horse",

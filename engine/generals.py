@@ -1,4 +1,4 @@
-"""The twelve 天将, led by 貴人 (¶87, RULES §5)."""
+"""The twelve 天将, led by 貴人 (¶87, docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,7 @@ from dataclasses import dataclass
 from .plate import Plate
 from .school import NobleTable
 from .symbols import BRANCHES, Branch, Stem
-
-# Order from 貴人 (¶87).
-GENERALS: tuple[str, ...] = (
-    "貴人", "騰蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后",
-)
+from .terms import GENERALS, General
 
 # 貴人 by day stem, as (晝, 夜) branches indexed 甲 … 癸.
 # 甲牛 (default): 甲戊庚 丑/未, 乙己 子/申, 丙丁 亥/酉, 辛 午/寅, 壬癸 巳/卯.
@@ -41,18 +37,18 @@ class Generals:
     noble_ground: Branch
     daytime: bool
     clockwise: bool
-    by_ground: tuple[str, ...]  # general standing over each 地盤 branch 子 … 亥
+    by_ground: tuple[General, ...]  # general standing over each 地盤 branch 子 … 亥
     offset: int
 
-    def on(self, heaven: Branch) -> str:
+    def on(self, heaven: Branch) -> General:
         """The general riding the 天盤 branch ``heaven``."""
         return self.by_ground[(heaven - self.offset) % 12]
 
-    def over(self, ground: Branch) -> str:
+    def over(self, ground: Branch) -> General:
         """The general standing over (臨) the 地盤 branch ``ground``."""
         return self.by_ground[ground]
 
-    def ground_of(self, general: str) -> Branch:
+    def ground_of(self, general: General) -> Branch:
         """The 地盤 branch a general stands over."""
         return BRANCHES[self.by_ground.index(general)]
 
@@ -64,7 +60,7 @@ def place_generals(stem: Stem, hour: Branch, plate: Plate, table: NobleTable = "
     ground = plate.down(noble)
     clockwise = ground in _CLOCKWISE_GROUND
     step = 1 if clockwise else -1
-    by_ground = [""] * 12
-    for i, name in enumerate(GENERALS):
-        by_ground[(ground + step * i) % 12] = name
+    by_ground = [General.貴人] * 12
+    for i, general in enumerate(GENERALS):
+        by_ground[(ground + step * i) % 12] = general
     return Generals(noble, ground, daytime, clockwise, tuple(by_ground), plate.offset)

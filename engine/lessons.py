@@ -1,4 +1,4 @@
-"""四課: the four lessons read off the plate from the day stem and day branch (¶47, RULES §3)."""
+"""四課: the four lessons read off the plate from the day stem and day branch (¶47, docs/rules.md §3)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,17 @@ from dataclasses import dataclass
 
 from .plate import Plate
 from .symbols import Branch, Element, Pillar, Stem
-
-OVERCOMES = "剋"  # upper 剋 lower
-REBELS = "賊"  # lower 剋 upper
+from .terms import Relation
 
 
 @dataclass(frozen=True, slots=True)
 class Lesson:
-    """One lesson: ``upper`` stands over ``lower``; ``relation`` is 剋, 賊 or empty."""
+    """One lesson: ``upper`` stands over ``lower``; ``relation`` is 剋, 賊 or ``None``."""
 
     number: int
     upper: Branch
     lower: Stem | Branch
-    relation: str
+    relation: Relation | None
 
     @property
     def lower_element(self) -> Element:
@@ -33,13 +31,13 @@ class Lesson:
         return f"{self.upper}/{self.lower}"
 
 
-def relation(upper: Branch, lower: Stem | Branch) -> str:
-    """剋 when the upper overcomes the lower, 賊 when the lower overcomes the upper."""
+def relation(upper: Branch, lower: Stem | Branch) -> Relation | None:
+    """剋 when the upper overcomes the lower, 賊 when the lower overcomes the upper, else ``None``."""
     if upper.element.overcomes(lower.element):
-        return OVERCOMES
+        return Relation.剋
     if lower.element.overcomes(upper.element):
-        return REBELS
-    return ""
+        return Relation.賊
+    return None
 
 
 def four_lessons(day: Pillar, plate: Plate) -> tuple[Lesson, Lesson, Lesson, Lesson]:

@@ -1,22 +1,29 @@
-"""Named patterns (課体) of a chart, each with the reason it holds (RULES §7, ¶139–¶175).
+"""Named patterns (課体) of a chart, each with the reason it holds (docs/rules.md §7, ¶139–¶175).
 
 Design: :func:`classify` returns a :class:`Patterns` with two tuples, ``held`` (patterns that
-hold, as :class:`Pattern`) and ``undecided`` (as :class:`Unknown`: patterns that depend on an
-input the caller did not give, such as 太歳 or 行年, and that the known inputs do not already
-settle). :func:`detect` is ``classify(...).held``. Both are in the order of RULES §7
+hold, as :class:`Pattern`, each with its reasons as :class:`~engine.reasons.Why` values) and
+``undecided`` (as :class:`Unknown`: patterns that depend on an input the caller did not give,
+such as 太歳 or 行年, and that the known inputs do not already settle). :func:`detect` is
+``classify(...).held``. Both are in the order of docs/rules.md §7
 (``PATTERN_NAMES``); a pattern that does not hold and is not undecided is simply absent.
 
-Readings chosen where RULES §7 leaves room (the literal one each time):
+Readings chosen where docs/rules.md §7 leaves room (the literal one each time):
 
 - The method patterns come from ``chart.transmissions``: 元首 重審 知一 見機 察微 蒿矢 弾射 昴星
   別責 from ``method``; 八専 from ``frame`` (干支同位, with or without 剋, as ¶151 defines it);
   伏吟 and 反吟 from ``frame``, with 自任/自信 (the 伏吟 methods) and 無依 (反吟 without 剋)
   as separate entries. 綴瑕 and 渉害 (the depth-count school option) are methods but not §7
   patterns, so they are not reported.
-  Because RULES §4 tries 伏吟 and 反吟 first, a 干支同位 day (甲寅 丁未 己未 庚申 癸丑) on a
+  Because docs/rules.md §4 tries 伏吟 and 反吟 first, a 干支同位 day (甲寅 丁未 己未 庚申 癸丑) on a
   伏吟 or 反吟 plate has that frame and is not reported as 八専.
 - 帷簿 holds exactly when 八専 does (¶151 gives it as another name of the same 課).
 - 高蓋乗軒: 初 中 末 are 午 卯 子 in that order (§7 says "as sets" only for the 三合 patterns).
+- 鋳印: 初 中 末 are 巳 戌 卯 in that order (docs/rules.md §7 as amended: 戌 on 地盤 巳 as the 中伝, after
+  《六壬大全》「戌加巳中傳」). The seed's literal 「戌加巳發用」 (初 戌 on 巳) never occurs: 戌 over 巳 is
+  no 剋 and no other method takes it; the reason says so.
+- 冬蛇掩目 / 虎視転蓬: 昴星 with 騰蛇 / 白虎 on 初 (¶147, the default); with the school option
+  ``maoxing_by_day``, 昴星 on a 柔日 is 冬蛇掩目 and on a 剛日 虎視転蓬 (《六十四課經》). Under the
+  default placement 虎視転蓬 never occurs (no 昴星 chart has 白虎 on 初).
 - 龍首: 初 is 太歳, 月建 or 月将, or 初 carries 貴人; each that holds is named in the reason.
 - 龍戦: the day branch or 行年 is 卯/酉, and 初 is 卯/酉.
 - 九醜: the day stem is one of 乙戊己辛壬, the day branch is 仲, and 天盤 丑 stands over a 仲.
@@ -36,43 +43,36 @@ from dataclasses import dataclass
 from .chart import Chart
 from .facts import Facts
 from .facts import facts as derive_facts
-from .symbols import Branch, Stem
+from .reasons import Rule, Value, Why
+from .symbols import Branch, Rank, Stem
+from .terms import PATTERN_NAMES, Frame, General, Input, Method, PatternName, Relation, Seat, Vigour
 
-# RULES §7 order.
-PATTERN_NAMES: tuple[str, ...] = (
-    "元首", "重審", "知一", "見機", "察微", "蒿矢", "弾射", "昴星", "別責", "八専",
-    "伏吟", "自任", "自信", "反吟", "無依",
-    "冬蛇掩目", "虎視転蓬",
-    "帷簿", "龍首", "龍戦", "官爵", "富貴", "斫輪", "鋳印", "高蓋乗軒",
-    "蕪淫", "淫女", "三交", "九醜",
-    "斬関", "遊子", "天獄", "天網", "玄胎", "贅婿", "無禄", "絶嗣", "励徳", "乱首",
-    "稼穡", "曲直", "従革", "炎上", "潤下",
-)  # fmt: skip
+__all__ = ["NEEDS_INPUT", "PATTERN_NAMES", "Pattern", "Patterns", "Unknown", "classify", "detect"]
 
 # Patterns that may need a moment (or birth data) to decide.
-NEEDS_INPUT: dict[str, tuple[str, ...]] = {
-    "龍首": ("太歳", "月建"),
-    "龍戦": ("行年",),
-    "遊子": ("天馬",),
-    "天獄": ("旺相休囚死",),
+NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
+    PatternName.龍首: (Input.太歳, Input.月建),
+    PatternName.龍戦: (Input.行年,),
+    PatternName.遊子: (Input.天馬,),
+    PatternName.天獄: (Input.旺相休囚死,),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Pattern:
-    """A pattern that holds; ``reason`` reads like ``"斬関: 干上神戌に青龍が乗る"``."""
+    """A pattern that holds, with the reasons it holds (several where several facts each suffice)."""
 
-    name: str
-    reason: str
+    name: PatternName
+    reasons: tuple[Why, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Unknown:
-    """A pattern the given inputs cannot decide; ``needs`` names the missing facts."""
+    """A pattern the given inputs cannot decide; ``needs`` names the missing facts, ``why`` the state."""
 
-    name: str
-    needs: tuple[str, ...]
-    reason: str
+    name: PatternName
+    needs: tuple[Input, ...]
+    why: Why
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,122 +83,114 @@ class Patterns:
     undecided: tuple[Unknown, ...]
 
     @property
-    def names(self) -> tuple[str, ...]:
+    def names(self) -> tuple[PatternName, ...]:
         return tuple(p.name for p in self.held)
 
 
 @dataclass(frozen=True, slots=True)
 class _Needs:
-    needs: tuple[str, ...]
-    why: str
+    needs: tuple[Input, ...]
+    why: Why
 
 
-_Result = str | _Needs | None  # the reason (without the name), an undecided note, or no
+# A rule's answer: the reasons it holds, an undecided note, or None (it does not hold).
+_Result = tuple[Why, ...] | _Needs | None
 _Rule = Callable[[Chart, Facts], _Result]
 
 
-def _j(branches: tuple[Branch, ...]) -> str:
-    return "・".join(map(str, branches))
+def _because(rule: Rule, **values: Value) -> tuple[Why, ...]:
+    return (Why(rule, tuple(values.items())),)
 
 
-def _rank_all(chart: Chart, rank: str) -> bool:
-    return all(b.season_rank == rank for b in chart.transmissions.branches)
+def _rank_all(chart: Chart, rank: Rank) -> bool:
+    return all(b.season_rank is rank for b in chart.transmissions.branches)
 
 
 # --- from the method and frame (¶139–¶147) ---------------------------------------------------
 
-_METHOD_WORDS: dict[str, str] = {
-    "元首": "上が下を剋す課が一つ（象天）、その上神{0}を初伝とする",
-    "重審": "下が上を賊す課が一つ（法地）、その上神{0}を初伝とする",
-    "知一": "比用: 日干と陰陽を同じくする{0}ただ一つを初伝とする",
-    "見機": "渉害: 孟の上に臨む{0}を初伝とする",
-    "察微": "渉害: 仲の上に臨む{0}を初伝とする",
-    "蒿矢": "四課に剋なく、上神{0}が遙かに日干{1}を剋す",
-    "弾射": "四課に剋なく、日干{1}が遙かに上神{0}を剋す",
-    "昴星": "剋も遙剋もなく四課が備わり、酉によって初伝{0}を取る",
-    "別責": "剋も遙剋もなく四課不備、初伝{0}",
-    "自任": "伏吟で剛日（{1}）",
-    "自信": "伏吟で柔日（{1}）",
-    "無依": "反吟で剋がなく、驛馬{0}を初伝とする",
-}
-
-
-def _method(name: str) -> _Rule:
-    def rule(chart: Chart, _: Facts) -> _Result:
-        if chart.transmissions.method != name:
+def _method(name: Method, rule: Rule) -> _Rule:
+    def holds(chart: Chart, _: Facts) -> _Result:
+        t = chart.transmissions
+        if t.method is not name:
             return None
-        return _METHOD_WORDS[name].format(chart.transmissions.initial, chart.day.stem)
+        return _because(rule, initial=t.initial, stem=chart.day.stem)
 
-    return rule
+    return holds
 
 
 def _eight_specials(chart: Chart, _: Facts) -> _Result:
-    if chart.transmissions.frame != "八専":
+    if chart.transmissions.frame is not Frame.八専:
         return None
-    return f"日干{chart.day.stem}の寄宮{chart.day.stem.lodging}が日支{chart.day.branch}と同位（干支同位）"
+    return _because(Rule.P_八専, stem=chart.day.stem, lodging=chart.day.stem.lodging, branch=chart.day.branch)
 
 
-def _hidden_chant(chart: Chart, _: Facts) -> _Result:
-    if chart.transmissions.frame != "伏吟":
-        return None
-    return "天盤の十二神が各々地盤の本位に伏す"
+def _frame_of(frame: Frame, rule: Rule) -> _Rule:
+    def holds(chart: Chart, _: Facts) -> _Result:
+        return _because(rule) if chart.transmissions.frame is frame else None
+
+    return holds
 
 
-def _return_chant(chart: Chart, _: Facts) -> _Result:
-    if chart.transmissions.frame != "反吟":
-        return None
-    return "天盤の十二神が各々沖の位に臨む"
+def _pleiades_with(general: General, by_day_yang: bool) -> _Rule:
+    """冬蛇掩目 (騰蛇, 柔日) and 虎視転蓬 (白虎, 剛日): by the general on 初 (¶147, the default), or by
+    the day under the school option ``maoxing_by_day``."""
 
-
-def _pleiades_with(general: str) -> _Rule:
-    def rule(chart: Chart, _: Facts) -> _Result:
-        initial = chart.transmissions.initial
-        if chart.transmissions.method != "昴星" or chart.generals.on(initial) != general:
+    def holds(chart: Chart, _: Facts) -> _Result:
+        t = chart.transmissions
+        if t.method is not Method.昴星:
             return None
-        return f"昴星で初伝{initial}に{general}が乗る"
+        if chart.school.maoxing_by_day:
+            if chart.day.stem.is_yang != by_day_yang:
+                return None
+            return _because(Rule.P_昴星_BY_DAY, stem=chart.day.stem, initial=t.initial)
+        if chart.generals.on(t.initial) is not general:
+            return None
+        return _because(Rule.P_昴星_GENERAL, initial=t.initial, general=general)
 
-    return rule
+    return holds
 
 
 # --- ¶151–¶159 ---------------------------------------------------------------------------------
 
 
 def _curtain(chart: Chart, _: Facts) -> _Result:
-    if chart.transmissions.frame != "八専":
+    if chart.transmissions.frame is not Frame.八専:
         return None
-    return f"八専（日干{chart.day.stem}と日支{chart.day.branch}が同位）は帷簿不修の課"
+    return _because(Rule.P_帷簿, stem=chart.day.stem, branch=chart.day.branch)
 
 
 def _dragon_head(chart: Chart, facts: Facts) -> _Result:
     initial = chart.transmissions.initial
-    why: list[str] = []
+    why: list[Why] = []
     if facts.year is not None and initial == facts.year:
-        why.append(f"初伝{initial}が太歳")
+        why += _because(Rule.P_龍首_YEAR, initial=initial)
     if facts.month is not None and initial == facts.month:
-        why.append(f"初伝{initial}が月建")
+        why += _because(Rule.P_龍首_MONTH, initial=initial)
     if initial == chart.yuejiang:
-        why.append(f"初伝{initial}が月将")
-    if chart.generals.on(initial) == "貴人":
-        why.append(f"初伝{initial}に貴人が乗る")
+        why += _because(Rule.P_龍首_YUEJIANG, initial=initial)
+    if chart.generals.on(initial) is General.貴人:
+        why += _because(Rule.P_龍首_NOBLE, initial=initial)
     if why:
-        return "、".join(why)
-    needs = tuple(name for name, known in (("太歳", facts.year), ("月建", facts.month)) if known is None)
+        return tuple(why)
+    needs = tuple(name for name, known in ((Input.太歳, facts.year), (Input.月建, facts.month)) if known is None)
     if needs:
-        return _Needs(needs, f"初伝{initial}は月将でも貴人でもなく、{'・'.join(needs)}が分からない")
+        return _Needs(needs, Why(Rule.P_龍首_UNKNOWN, (("initial", initial), ("needs", needs))))
     return None
+
+
+_GATES = (Branch.卯, Branch.酉)
 
 
 def _dragon_battle(chart: Chart, facts: Facts) -> _Result:
     initial = chart.transmissions.initial
-    gates = (Branch.卯, Branch.酉)
-    if initial not in gates:
+    if initial not in _GATES:
         return None
-    if chart.day.branch in gates:
-        return f"日支{chart.day.branch}が卯酉で、初伝{initial}も卯酉"
+    if chart.day.branch in _GATES:
+        return _because(Rule.P_龍戦_DAY, branch=chart.day.branch, initial=initial)
     if facts.walking_year is None:
-        return _Needs(("行年",), f"初伝{initial}は卯酉、日支{chart.day.branch}は卯酉でなく、行年が分からない")
-    if facts.walking_year in gates:
-        return f"行年{facts.walking_year}が卯酉で、初伝{initial}も卯酉"
+        return _Needs((Input.行年,), Why(Rule.P_龍戦_UNKNOWN, (("initial", initial), ("branch", chart.day.branch))))
+    if facts.walking_year in _GATES:
+        return _because(Rule.P_龍戦_WALKING, walking=facts.walking_year, initial=initial)
     return None
 
 
@@ -206,24 +198,31 @@ def _office(chart: Chart, facts: Facts) -> _Result:
     initial = chart.transmissions.initial
     if initial != facts.travel_horse:
         return None
-    return f"初伝{initial}が日支{chart.day.branch}の驛馬"
+    return _because(Rule.P_官爵, initial=initial, branch=chart.day.branch)
 
 
 def _wealth(chart: Chart, _: Facts) -> _Result:
     initial = chart.transmissions.initial
-    if chart.generals.on(initial) != "貴人":
+    if chart.generals.on(initial) is not General.貴人:
         return None
-    return f"初伝{initial}に貴人が乗る"
+    return _because(Rule.P_富貴, initial=initial)
 
 
-def _on_ground(upper: Branch, ground: Branch) -> _Rule:
-    def rule(chart: Chart, _: Facts) -> _Result:
-        initial = chart.transmissions.initial
-        if initial != upper or chart.plate.down(initial) != ground:
-            return None
-        return f"初伝{upper}が地盤{ground}に加わる"
+def _hewing(chart: Chart, _: Facts) -> _Result:
+    initial = chart.transmissions.initial
+    if initial != Branch.卯 or chart.plate.down(initial) != Branch.申:
+        return None
+    return _because(Rule.P_斫輪, initial=initial, ground=Branch.申)
 
-    return rule
+
+_SEAL = (Branch.巳, Branch.戌, Branch.卯)  # 鋳印, docs/rules.md §7 as amended: 戌 over 巳 as the 中伝
+
+
+def _seal(chart: Chart, _: Facts) -> _Result:
+    t = chart.transmissions
+    if t.branches != _SEAL:
+        return None
+    return _because(Rule.P_鋳印, initial=t.initial, middle=t.middle, final=t.final, ground=chart.plate.down(t.middle))
 
 
 _HIGH_CANOPY = (Branch.午, Branch.卯, Branch.子)
@@ -232,32 +231,32 @@ _HIGH_CANOPY = (Branch.午, Branch.卯, Branch.子)
 def _high_canopy(chart: Chart, _: Facts) -> _Result:
     if chart.transmissions.branches != _HIGH_CANOPY:
         return None
-    return "三伝が午・卯・子（天馬・天車・華蓋）"
+    return _because(Rule.P_高蓋乗軒)
 
 
-# --- ¶163 ---------------------------------------------------------------------------------------
+# --- ¶159 ---------------------------------------------------------------------------------------
 
 
 def _weeds(chart: Chart, _: Facts) -> _Result:
     day, u1, u3 = chart.day, chart.stem_upper, chart.branch_upper
     if u1.element.overcomes(day.branch.element) and u3.element.overcomes(day.stem.element):
-        return f"干上神{u1}が日支{day.branch}を剋し、支上神{u3}が日干{day.stem}を剋す"
+        return _because(Rule.P_蕪淫, stem_upper=u1, branch=day.branch, branch_upper=u3, stem=day.stem)
     return None
 
 
 def _wanton(chart: Chart, _: Facts) -> _Result:
     t = chart.transmissions
     on = chart.generals.on
-    gates = [b for b in t.branches if b in (Branch.卯, Branch.酉)]
-    if on(t.initial) != "天后" or on(t.final) != "六合" or not gates:
+    gates = [b for b in t.branches if b in _GATES]
+    if on(t.initial) is not General.天后 or on(t.final) is not General.六合 or not gates:
         return None
-    return f"初伝{t.initial}に天后、末伝{t.final}に六合が乗り、三伝に{gates[0]}がある"
+    return _because(Rule.P_淫女, initial=t.initial, final=t.final, gate=gates[0])
 
 
 def _three_crossings(chart: Chart, _: Facts) -> _Result:
-    if not _rank_all(chart, "仲"):
+    if not _rank_all(chart, Rank.仲):
         return None
-    return f"三伝{_j(chart.transmissions.branches)}がすべて仲"
+    return _because(Rule.P_三交, branches=chart.transmissions.branches)
 
 
 _NINE_UGLY_STEMS = (Stem.乙, Stem.戊, Stem.己, Stem.辛, Stem.壬)
@@ -266,37 +265,36 @@ _NINE_UGLY_STEMS = (Stem.乙, Stem.戊, Stem.己, Stem.辛, Stem.壬)
 def _nine_ugly(chart: Chart, _: Facts) -> _Result:
     day = chart.day
     ground = chart.plate.down(Branch.丑)
-    if day.stem not in _NINE_UGLY_STEMS or day.branch.season_rank != "仲" or ground.season_rank != "仲":
+    if day.stem not in _NINE_UGLY_STEMS or day.branch.season_rank is not Rank.仲 or ground.season_rank is not Rank.仲:
         return None
-    return f"日干{day.stem}、日支{day.branch}が仲で、天盤丑（大吉）が仲の{ground}に加わる"
+    return _because(Rule.P_九醜, stem=day.stem, branch=day.branch, ground=ground)
 
 
-# --- ¶167–¶175 ----------------------------------------------------------------------------------
+# --- ¶163–¶175 ----------------------------------------------------------------------------------
 
 _BARRIERS = (Branch.辰, Branch.戌)
-_BARRIER_GENERALS = ("六合", "青龍")
+_BARRIER_GENERALS = (General.六合, General.青龍)
 
 
 def _break_barrier(chart: Chart, _: Facts) -> _Result:
-    why = [
-        f"{label}{upper}に{chart.generals.on(upper)}が乗る"
-        for label, upper in (("干上神", chart.stem_upper), ("支上神", chart.branch_upper))
+    why = tuple(
+        Why(Rule.P_斬関, (("seat", seat), ("upper", upper), ("general", chart.generals.on(upper))))
+        for seat, upper in ((Seat.干上神, chart.stem_upper), (Seat.支上神, chart.branch_upper))
         if upper in _BARRIERS and chart.generals.on(upper) in _BARRIER_GENERALS
-    ]
-    return "、".join(why) if why else None
+    )
+    return why or None
 
 
 def _wanderer(chart: Chart, facts: Facts) -> _Result:
     branches = chart.transmissions.branches
-    if not _rank_all(chart, "季"):
+    if not _rank_all(chart, Rank.季):
         return None
-    listed = _j(branches)
     if facts.ding in branches:
-        return f"三伝{listed}がすべて季で、丁神{facts.ding}が入る"
+        return _because(Rule.P_遊子_DING, branches=branches, ding=facts.ding)
     if facts.heavenly_horse is None:
-        return _Needs(("天馬",), f"三伝{listed}がすべて季で丁神{facts.ding}はなく、天馬が分からない")
+        return _Needs((Input.天馬,), Why(Rule.P_遊子_UNKNOWN, (("branches", branches), ("ding", facts.ding))))
     if facts.heavenly_horse in branches:
-        return f"三伝{listed}がすべて季で、天馬{facts.heavenly_horse}が入る"
+        return _because(Rule.P_遊子_HORSE, branches=branches, horse=facts.heavenly_horse)
     return None
 
 
@@ -305,115 +303,124 @@ def _heaven_prison(chart: Chart, facts: Facts) -> _Result:
     if chart.stem_upper != Branch.辰:
         return None
     if initial.vigour is None:
-        return _Needs(("旺相休囚死",), f"干上神が辰、初伝{initial.branch}の旺相休囚死が分からない（月建がない）")
-    if initial.vigour not in ("囚", "死"):
+        return _Needs((Input.旺相休囚死,), Why(Rule.P_天獄_UNKNOWN, (("initial", initial.branch),)))
+    if initial.vigour not in (Vigour.囚, Vigour.死):
         return None
-    return f"初伝{initial.branch}が{initial.vigour}気で、干上神が辰（天罡）"
+    return _because(Rule.P_天獄, initial=initial.branch, vigour=initial.vigour)
 
 
 def _heaven_net(chart: Chart, _: Facts) -> _Result:
     stem, hour, initial = chart.day.stem, chart.hour, chart.transmissions.initial
     if hour.element.overcomes(stem.element) and initial.element.overcomes(stem.element):
-        return f"占時{hour}と初伝{initial}がともに日干{stem}を剋す"
+        return _because(Rule.P_天網, hour=hour, initial=initial, stem=stem)
     return None
 
 
 def _dark_womb(chart: Chart, _: Facts) -> _Result:
-    if not _rank_all(chart, "孟"):
+    if not _rank_all(chart, Rank.孟):
         return None
-    return f"三伝{_j(chart.transmissions.branches)}がすべて孟"
+    return _because(Rule.P_玄胎, branches=chart.transmissions.branches)
 
 
 def _son_in_law(chart: Chart, _: Facts) -> _Result:
     day, u1 = chart.day, chart.stem_upper
     if u1 != day.branch or not day.stem.element.overcomes(u1.element) or chart.transmissions.initial != u1:
         return None
-    return f"日支{u1}が干上神となり、日干{day.stem}に剋されて初伝となる"
+    return _because(Rule.P_贅婿, branch=u1, stem=day.stem)
 
 
-def _all_lessons(relation: str, words: str) -> _Rule:
-    def rule(chart: Chart, _: Facts) -> _Result:
-        if any(lesson.relation != relation for lesson in chart.lessons):
+def _all_lessons(relation: Relation, rule: Rule) -> _Rule:
+    def holds(chart: Chart, _: Facts) -> _Result:
+        if any(lesson.relation is not relation for lesson in chart.lessons):
             return None
-        return words
+        return _because(rule)
 
-    return rule
+    return holds
 
 
 def _virtue(chart: Chart, _: Facts) -> _Result:
     ground = chart.generals.noble_ground
-    if ground not in (Branch.卯, Branch.酉):
+    if ground not in _GATES:
         return None
-    return f"貴人が地盤{ground}に臨む"
+    return _because(Rule.P_励徳, ground=ground)
 
 
 def _rebel_head(chart: Chart, _: Facts) -> _Result:
     day, u3 = chart.day, chart.branch_upper
     if u3 != day.stem.lodging or not day.branch.element.overcomes(day.stem.element):
         return None
-    return f"支上神{u3}が日干{day.stem}の寄宮で、日支{day.branch}が日干を剋す"
+    return _because(Rule.P_乱首, branch_upper=u3, stem=day.stem, branch=day.branch)
 
 
 def _harvest(chart: Chart, _: Facts) -> _Result:
-    if not _rank_all(chart, "季"):
+    if not _rank_all(chart, Rank.季):
         return None
-    return f"三伝{_j(chart.transmissions.branches)}がすべて季"
+    return _because(Rule.P_稼穡, branches=chart.transmissions.branches)
 
 
-def _frame(members: str, element: str) -> _Rule:
-    wanted = frozenset(Branch[c] for c in members)
+def _triad(members: str) -> _Rule:
+    wanted = tuple(Branch[c] for c in members)
 
-    def rule(chart: Chart, _: Facts) -> _Result:
-        if frozenset(chart.transmissions.branches) != wanted:
+    def holds(chart: Chart, _: Facts) -> _Result:
+        if frozenset(chart.transmissions.branches) != frozenset(wanted):
             return None
-        return f"三伝が{members}の三合{element}局"
+        return _because(Rule.P_三合, triad=wanted, element=wanted[1].element)
 
-    return rule
+    return holds
 
 
-_RULES: tuple[tuple[str, _Rule], ...] = (
-    *((name, _method(name)) for name in ("元首", "重審", "知一", "見機", "察微", "蒿矢", "弾射", "昴星", "別責")),
-    ("八専", _eight_specials),
-    ("伏吟", _hidden_chant),
-    ("自任", _method("自任")),
-    ("自信", _method("自信")),
-    ("反吟", _return_chant),
-    ("無依", _method("無依")),
-    ("冬蛇掩目", _pleiades_with("騰蛇")),  # ¶147
-    ("虎視転蓬", _pleiades_with("白虎")),  # ¶147
-    ("帷簿", _curtain),  # ¶151
-    ("龍首", _dragon_head),  # ¶151
-    ("龍戦", _dragon_battle),  # ¶151
-    ("官爵", _office),  # ¶155
-    ("富貴", _wealth),  # ¶155
-    ("斫輪", _on_ground(Branch.卯, Branch.申)),  # ¶155
-    ("鋳印", _on_ground(Branch.戌, Branch.巳)),  # ¶155
-    ("高蓋乗軒", _high_canopy),  # ¶155
-    ("蕪淫", _weeds),  # ¶159
-    ("淫女", _wanton),  # ¶159
-    ("三交", _three_crossings),  # ¶159
-    ("九醜", _nine_ugly),  # ¶159
-    ("斬関", _break_barrier),  # ¶163
-    ("遊子", _wanderer),  # ¶163
-    ("天獄", _heaven_prison),  # ¶163
-    ("天網", _heaven_net),  # ¶163
-    ("玄胎", _dark_womb),  # ¶167
-    ("贅婿", _son_in_law),  # ¶167
-    ("無禄", _all_lessons("剋", "四課すべて上が下を剋す")),  # ¶167
-    ("絶嗣", _all_lessons("賊", "四課すべて下が上を賊す")),  # ¶167
-    ("励徳", _virtue),  # ¶171
-    ("乱首", _rebel_head),  # ¶171
-    ("稼穡", _harvest),  # ¶171
-    ("曲直", _frame("亥卯未", "木")),  # ¶171
-    ("従革", _frame("巳酉丑", "金")),  # ¶175
-    ("炎上", _frame("寅午戌", "火")),  # ¶175
-    ("潤下", _frame("申子辰", "水")),  # ¶175
+P = PatternName
+_RULES: tuple[tuple[PatternName, _Rule], ...] = (
+    (P.元首, _method(Method.元首, Rule.P_元首)),
+    (P.重審, _method(Method.重審, Rule.P_重審)),
+    (P.知一, _method(Method.知一, Rule.P_知一)),
+    (P.見機, _method(Method.見機, Rule.P_見機)),
+    (P.察微, _method(Method.察微, Rule.P_察微)),
+    (P.蒿矢, _method(Method.蒿矢, Rule.P_蒿矢)),
+    (P.弾射, _method(Method.弾射, Rule.P_弾射)),
+    (P.昴星, _method(Method.昴星, Rule.P_昴星)),
+    (P.別責, _method(Method.別責, Rule.P_別責)),
+    (P.八専, _eight_specials),
+    (P.伏吟, _frame_of(Frame.伏吟, Rule.P_伏吟)),
+    (P.自任, _method(Method.自任, Rule.P_自任)),
+    (P.自信, _method(Method.自信, Rule.P_自信)),
+    (P.反吟, _frame_of(Frame.反吟, Rule.P_反吟)),
+    (P.無依, _method(Method.無依, Rule.P_無依)),
+    (P.冬蛇掩目, _pleiades_with(General.騰蛇, by_day_yang=False)),  # ¶147
+    (P.虎視転蓬, _pleiades_with(General.白虎, by_day_yang=True)),  # ¶147
+    (P.帷簿, _curtain),  # ¶151
+    (P.龍首, _dragon_head),  # ¶151
+    (P.龍戦, _dragon_battle),  # ¶151
+    (P.官爵, _office),  # ¶155
+    (P.富貴, _wealth),  # ¶155
+    (P.斫輪, _hewing),  # ¶155
+    (P.鋳印, _seal),  # ¶155, as amended
+    (P.高蓋乗軒, _high_canopy),  # ¶155
+    (P.蕪淫, _weeds),  # ¶159
+    (P.淫女, _wanton),  # ¶159
+    (P.三交, _three_crossings),  # ¶159
+    (P.九醜, _nine_ugly),  # ¶159
+    (P.斬関, _break_barrier),  # ¶163
+    (P.遊子, _wanderer),  # ¶163
+    (P.天獄, _heaven_prison),  # ¶163
+    (P.天網, _heaven_net),  # ¶163
+    (P.玄胎, _dark_womb),  # ¶167
+    (P.贅婿, _son_in_law),  # ¶167
+    (P.無禄, _all_lessons(Relation.剋, Rule.P_無禄)),  # ¶167
+    (P.絶嗣, _all_lessons(Relation.賊, Rule.P_絶嗣)),  # ¶167
+    (P.励徳, _virtue),  # ¶171
+    (P.乱首, _rebel_head),  # ¶171
+    (P.稼穡, _harvest),  # ¶171
+    (P.曲直, _triad("亥卯未")),  # ¶171
+    (P.従革, _triad("巳酉丑")),  # ¶175
+    (P.炎上, _triad("寅午戌")),  # ¶175
+    (P.潤下, _triad("申子辰")),  # ¶175
 )
 assert tuple(name for name, _ in _RULES) == PATTERN_NAMES
 
 
 def classify(chart: Chart, facts: Facts | None = None) -> Patterns:
-    """Every RULES §7 pattern of ``chart``: those that hold, and those the inputs leave undecided.
+    """Every docs/rules.md §7 pattern of ``chart``: those that hold, and those the inputs leave undecided.
 
     ``facts`` defaults to ``facts(chart)`` (the chart's own moment, no birth data); pass one built
     with ``birth_year``/``sex``/``month``/``year`` to decide 龍首, 龍戦, 遊子 and 天獄 for a
@@ -430,12 +437,12 @@ def classify(chart: Chart, facts: Facts | None = None) -> Patterns:
         if result is None:
             continue
         if isinstance(result, _Needs):
-            undecided.append(Unknown(name, result.needs, f"{name}: {result.why}"))
+            undecided.append(Unknown(name, result.needs, result.why))
         else:
-            held.append(Pattern(name, f"{name}: {result}"))
+            held.append(Pattern(name, result))
     return Patterns(tuple(held), tuple(undecided))
 
 
 def detect(chart: Chart, facts: Facts | None = None) -> tuple[Pattern, ...]:
-    """The RULES §7 patterns that hold for ``chart``, in §7 order, each with its reason."""
+    """The docs/rules.md §7 patterns that hold for ``chart``, in §7 order, each with its reasons."""
     return classify(chart, facts).held

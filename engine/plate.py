@@ -1,4 +1,4 @@
-"""天地盤: the heaven plate turned over the fixed earth plate (¶43, RULES §3)."""
+"""天地盤: the heaven plate turned over the fixed earth plate (¶43, docs/rules.md §3)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The chart as plain JSON-ready data (``--json``). The schema, version 1:
+"""The chart as plain JSON-ready data (``--json``). The schema, version 2:
 
-- ``schema``: 1
+- ``schema``: 2 (version 1 carried the reasons as Japanese sentences; 2 carries them as data)
 - ``day`` "甲子", ``hour`` "午", ``yuejiang`` "亥" — the three classical inputs
 - ``moment``: null for a chart cast from the classical inputs, else
   ``{"local": ISO 8601 with offset, "zone": IANA name, "year"/"month"/"day"/"hour": "丙午" …,
@@ -8,13 +8,17 @@
   "sectional_term": {…}}``
 - ``school``: the school options in force
 - ``plate``: ``{地盤 branch: 天盤 branch}`` for all twelve; ``offset``: k = (月将 − 時支) mod 12
-- ``lessons``: four ``{"number", "upper", "lower", "relation" ("剋" | "賊" | "")}``
+- ``lessons``: four ``{"number", "upper", "lower", "relation" ("剋" | "賊" | null)}``
 - ``transmissions``: three ``{"position", "branch", "ground", "general", "hidden_stem" (null when
   空亡), "kin", "void"}``
 - ``method`` (the rule that chose 初伝), ``frame`` (伏吟 | 反吟 | 八専 | null), ``name`` (課名)
 - ``generals``: ``{"noble", "noble_ground", "daytime", "clockwise", "by_heaven": {天盤 branch: 天将}}``
 - ``void``: the day's two 空亡 branches
-- ``trace``: the reasons, in order, as sentences
+- ``trace``: the reasons, in order, each a *why*: ``{"rule": "several", "seed": [55], "values":
+  {"relation": "賊", "count": 3, "candidates": ["未", "子", "巳"]}}`` — ``rule`` names the rule
+  (``engine.reasons.Rule``), ``seed`` the ¶ of the seed that states it, ``values`` what it was
+  applied to (every term as its CJK name, numbers as numbers, lists as lists). The presentation
+  layer (``liuren cast --json``) adds ``"text"``: the reason in the reader's language.
 - ``facts``: ``{"xun", "void", "travel_horse", "ding", "heavenly_horse", "year", "month", "natal",
   "age", "walking_year", "vigour": [three 旺相休囚死 or null], "missing": [what input would supply
   each null]}``
@@ -25,15 +29,33 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from enum import Enum
 from typing import Any
 
 from .calendar import SolarTerm
 from .chart import Chart
 from .facts import Facts, facts
 from .patterns import classify
-from .symbols import BRANCHES
+from .reasons import Why
+from .symbols import BRANCHES, Pillar
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+
+def plain(value: object) -> Any:
+    """A reason's value as JSON data: terms by their name, tuples as lists, numbers as they are."""
+    if isinstance(value, Enum):
+        return value.name
+    if isinstance(value, Pillar):
+        return str(value)
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def why_dict(why: Why) -> dict[str, Any]:
+    """One reason as ``{"rule", "seed", "values"}``."""
+    return {"rule": why.rule.value, "seed": list(why.seed), "values": {k: plain(v) for k, v in why.values}}
 
 
 def _term(term: SolarTerm) -> dict[str, Any]:
@@ -49,7 +71,8 @@ def _facts(known: Facts) -> dict[str, Any]:
         "travel_horse": str(known.travel_horse), "ding": str(known.ding),
         "heavenly_horse": text(known.heavenly_horse), "year": text(known.year), "month": text(known.month),
         "natal": text(known.natal), "age": known.age, "walking_year": text(known.walking_year),
-        "vigour": [s.vigour for s in known.steps], "missing": list(known.missing),
+        "vigour": [plain(s.vigour) for s in known.steps],
+        "missing": [{"fact": m.fact.name, "supply": [str(x) for x in m.supply]} for m in known.missing],
     }
 
 
@@ -81,28 +104,30 @@ def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
         "offset": chart.plate.offset,
         "plate": {str(b): str(chart.plate.up(b)) for b in BRANCHES},
         "lessons": [
-            {"number": x.number, "upper": str(x.upper), "lower": str(x.lower), "relation": x.relation}
+            {"number": x.number, "upper": str(x.upper), "lower": str(x.lower), "relation": plain(x.relation)}
             for x in chart.lessons
         ],
         "transmissions": [
             {
-                "position": s.position, "branch": str(s.branch), "ground": str(s.ground),
-                "general": s.general, "hidden_stem": None if s.hidden_stem is None else str(s.hidden_stem),
-                "kin": s.kin, "void": s.void,
+                "position": s.position.name, "branch": str(s.branch), "ground": str(s.ground),
+                "general": s.general.name, "hidden_stem": None if s.hidden_stem is None else str(s.hidden_stem),
+                "kin": s.kin.name, "void": s.void,
             }
             for s in chart.steps
         ],
-        "method": t.method,
-        "frame": t.frame,
+        "method": t.method.name,
+        "frame": plain(t.frame),
         "name": t.name,
         "generals": {
             "noble": str(g.noble), "noble_ground": str(g.noble_ground),
             "daytime": g.daytime, "clockwise": g.clockwise,
-            "by_heaven": {str(b): g.on(b) for b in BRANCHES},
+            "by_heaven": {str(b): g.on(b).name for b in BRANCHES},
         },
         "void": [str(b) for b in chart.void],
-        "trace": list(t.trace),
+        "trace": [why_dict(w) for w in t.trace],
         "facts": _facts(known),
-        "patterns": [{"name": p.name, "reason": p.reason} for p in found.held],
-        "undecided": [{"name": u.name, "needs": list(u.needs), "reason": u.reason} for u in found.undecided],
+        "patterns": [{"name": p.name.name, "reasons": [why_dict(w) for w in p.reasons]} for p in found.held],
+        "undecided": [
+            {"name": u.name.name, "needs": [n.name for n in u.needs], "why": why_dict(u.why)} for u in found.undecided
+        ],
     }

@@ -1,4 +1,4 @@
-"""Stems, branches, elements and the fixed relations between them (RULES §1).
+"""Stems, branches, elements and the fixed relations between them (docs/rules.md §1).
 
 Stems and branches are ``IntEnum`` members named by their CJK character, so
 ``Branch.子 == 0`` and ``str(Branch.子) == "子"``: arithmetic stays integer
@@ -21,7 +21,10 @@ class Element(IntEnum):
     水 = 4
 
     def __str__(self) -> str:
-        return self.name
+        return self._name_
+
+    def __repr__(self) -> str:
+        return f"Element.{self.name}"
 
     def generates(self, other: Element) -> bool:
         """True when ``self`` 生 ``other`` (木生火 …)."""
@@ -30,6 +33,20 @@ class Element(IntEnum):
     def overcomes(self, other: Element) -> bool:
         """True when ``self`` 剋 ``other`` (木剋土, 土剋水, 水剋火, 火剋金, 金剋木)."""
         return (self + 2) % 5 == other
+
+
+class Rank(IntEnum):
+    """孟 仲 季: the first, middle and last month of a season, and their branches (docs/rules.md §1)."""
+
+    孟 = 0
+    仲 = 1
+    季 = 2
+
+    def __str__(self) -> str:
+        return self._name_
+
+    def __repr__(self) -> str:
+        return f"Rank.{self.name}"
 
 
 class Stem(IntEnum):
@@ -47,7 +64,10 @@ class Stem(IntEnum):
     癸 = 9
 
     def __str__(self) -> str:
-        return self.name
+        return self._name_
+
+    def __repr__(self) -> str:
+        return f"Stem.{self.name}"
 
     @property
     def element(self) -> Element:
@@ -81,7 +101,10 @@ class Branch(IntEnum):
     亥 = 11
 
     def __str__(self) -> str:
-        return self.name
+        return self._name_
+
+    def __repr__(self) -> str:
+        return f"Branch.{self.name}"
 
     def __add__(self, steps: int) -> Branch:
         return BRANCHES[(int(self) + steps) % 12]
@@ -108,7 +131,7 @@ class Branch(IntEnum):
         return PUNISHMENT[self]
 
     @property
-    def season_rank(self) -> str:
+    def season_rank(self) -> Rank:
         """孟 寅申巳亥, 仲 子午卯酉, 季 辰戌丑未."""
         return SEASON_RANK[self % 3]
 
@@ -127,9 +150,9 @@ LODGING: tuple[Branch, ...] = tuple(Branch[c] for c in "寅辰巳未巳未申戌
 PUNISHMENT: tuple[Branch, ...] = tuple(Branch[c] for c in "卯戌巳子辰申午丑寅酉未亥")
 
 # index by branch % 3: 子(0) 仲, 丑(1) 季, 寅(2) 孟 — the pattern repeats every three.
-SEASON_RANK: tuple[str, ...] = ("仲", "季", "孟")
+SEASON_RANK: tuple[Rank, ...] = (Rank.仲, Rank.季, Rank.孟)
 
-# 三合 frames in cyclic order (RULES §1): 申子辰, 亥卯未, 寅午戌, 巳酉丑.
+# 三合 frames in cyclic order (docs/rules.md §1): 申子辰, 亥卯未, 寅午戌, 巳酉丑.
 TRIADS: tuple[tuple[Branch, Branch, Branch], ...] = tuple(
     (Branch[a], Branch[b], Branch[c]) for a, b, c in ("申子辰", "亥卯未", "寅午戌", "巳酉丑")
 )
@@ -145,7 +168,7 @@ _TRIAD_INDEX: tuple[int, ...] = (0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1)
 
 
 def travel_horse(branch: Branch) -> Branch:
-    """驛馬 of a branch: 申子辰 寅, 寅午戌 申, 巳酉丑 亥, 亥卯未 巳 (RULES §6)."""
+    """驛馬 of a branch: 申子辰 寅, 寅午戌 申, 巳酉丑 亥, 亥卯未 巳 (docs/rules.md §6)."""
     return BRANCHES[(TRIADS[_TRIAD_INDEX[branch]][0] + 6) % 12]
 
 
@@ -165,6 +188,9 @@ class Pillar:
 
     def __str__(self) -> str:
         return f"{self.stem.name}{self.branch.name}"
+
+    def __repr__(self) -> str:
+        return f"Pillar.parse({str(self)!r})"
 
     @property
     def index(self) -> int:

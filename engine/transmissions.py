@@ -1,45 +1,39 @@
-"""三伝: choosing the initial transmission and deriving the middle and final (RULES §4).
+"""三伝: choosing the initial transmission and deriving the middle and final (docs/rules.md §4).
 
-The steps run in the order RULES §4 fixes: 伏吟, 反吟, 八専, 賊剋 (with 比用 and 渉害), 遙剋,
-昴星, 別責. Every decision appends a line to the trace, in the words a student would use.
+The steps run in the order docs/rules.md §4 fixes: 伏吟, 反吟, 八専, 賊剋 (with 比用 and 渉害), 遙剋,
+昴星, 別責. Every decision is recorded as a :class:`~engine.reasons.Why` in the trace; the words
+are the presentation layer's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .lessons import OVERCOMES, REBELS, Lesson, is_incomplete
+from .lessons import Lesson, is_incomplete
 from .plate import Plate
+from .reasons import Rule, Value, Why
 from .school import School
-from .symbols import STEMS, Branch, Pillar, travel_horse, triad_of
-
-POSITIONS = ("初伝", "中伝", "末伝")
-
-# The methods a chart can be cast by; the first group decides 初 by 剋.
-METHODS = (
-    "重審", "元首", "知一", "見機", "察微", "綴瑕", "渉害",
-    "蒿矢", "弾射", "昴星", "別責", "八専", "自任", "自信", "無依",
-)
-FRAMES = ("伏吟", "反吟", "八専")
+from .symbols import STEMS, Branch, Pillar, Rank, travel_horse, triad_of
+from .terms import Frame, Method, Polarity, Relation, Seat
 
 
 @dataclass(frozen=True, slots=True)
 class Transmissions:
     """The three transmissions with the rule that chose them.
 
-    ``method`` names the rule that decided 初伝 (one of ``METHODS``); ``frame`` is 伏吟, 反吟 or
-    八専 when the plate itself is of that kind, else ``None``. ``candidates`` are the branches
-    that competed for 初伝 (empty where no choice was made).
+    ``method`` names the rule that decided 初伝; ``frame`` is 伏吟, 反吟 or 八専 when the plate itself
+    is of that kind, else ``None``. ``candidates`` are the branches that competed for 初伝 (empty
+    where no choice was made). ``trace`` says why, step by step.
     """
 
     initial: Branch
     middle: Branch
     final: Branch
-    method: str
-    frame: str | None
+    method: Method
+    frame: Frame | None
     candidates: tuple[Branch, ...]
-    trace: tuple[str, ...]
+    trace: tuple[Why, ...]
 
     @property
     def branches(self) -> tuple[Branch, Branch, Branch]:
@@ -47,136 +41,160 @@ class Transmissions:
 
     @property
     def name(self) -> str:
-        """課名 as a reader says it: 元首, 反吟・重審, 伏吟・自任, 八専 …"""
-        if self.frame is None or self.frame == self.method:
-            return self.method
-        return f"{self.frame}・{self.method}"
+        """課名 as a reader writes it: 元首, 反吟・重審, 伏吟・自任, 八専 …"""
+        if self.frame is None or self.frame.name == self.method.name:
+            return self.method.name
+        return f"{self.frame.name}・{self.method.name}"
 
 
-def three_transmissions(
-    day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], school: School
-) -> Transmissions:
+@dataclass(slots=True)
+class _Trace:
+    """The reasons gathered while one chart is cast, and what the cast works on."""
+
+    day: Pillar
+    plate: Plate
+    lessons: tuple[Lesson, ...]
+    school: School
+    steps: list[Why] = field(default_factory=list)
+
+    def add(self, rule: Rule, **values: Value) -> None:
+        self.steps.append(Why(rule, tuple(values.items())))
+
+    @property
+    def polarity(self) -> Polarity:
+        return Polarity.陽 if self.day.stem.is_yang else Polarity.陰
+
+    @property
+    def stem_upper(self) -> Branch:
+        return self.lessons[0].upper
+
+    @property
+    def branch_upper(self) -> Branch:
+        return self.lessons[2].upper
+
+    def done(
+        self,
+        initial: Branch,
+        middle: Branch,
+        final: Branch,
+        method: Method,
+        frame: Frame | None,
+        candidates: Sequence[Branch] = (),
+    ) -> Transmissions:
+        return Transmissions(initial, middle, final, method, frame, tuple(candidates), tuple(self.steps))
+
+    def linked(
+        self, initial: Branch, method: Method, frame: Frame | None, candidates: Sequence[Branch]
+    ) -> Transmissions:
+        """相因 (¶51): 中 is what stands over 初, 末 what stands over 中."""
+        middle = self.plate.up(initial)
+        final = self.plate.up(middle)
+        self.add(Rule.LINKED, initial=initial, middle=middle, final=final)
+        return self.done(initial, middle, final, method, frame, candidates)
+
+
+def three_transmissions(day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], school: School) -> Transmissions:
     """Cast the 三伝 for a day and plate; every one of the 720 (day, plate) pairs is decided."""
-    trace: list[str] = [_describe_lessons(lessons)]
+    t = _Trace(day, plate, lessons, school)
+    t.add(Rule.LESSONS, lessons=tuple((x.number, x.upper, x.lower, x.relation) for x in lessons))
     if plate.offset == 0:
-        return _hidden_chant(day, lessons, school, trace)
-    has_overcoming = any(lesson.relation for lesson in lessons)
+        return _hidden_chant(t)
+    has_overcoming = any(lesson.relation is not None for lesson in lessons)
     if plate.offset == 6:
         if has_overcoming:
-            trace.append("反吟（十二神が各々沖の位に臨む）: 剋があるので賊剋の法で取る (¶79)")
-            return _by_overcoming(day, plate, lessons, school, trace, frame="反吟")
-        return _no_reliance(day, plate, lessons, trace)
+            t.add(Rule.RETURN_CHANT_OVERCOMING)
+            return _by_overcoming(t, Frame.反吟)
+        return _no_reliance(t)
     if day.stem.lodging == day.branch:
         if has_overcoming:
-            trace.append(f"八専（{day.stem}の寄宮{day.stem.lodging}が日支と同じ）: 剋があるので賊剋の法で取る (¶83)")
-            return _by_overcoming(day, plate, lessons, school, trace, frame="八専")
-        return _eight_specials(day, plate, lessons, trace)
+            t.add(Rule.EIGHT_SPECIALS_OVERCOMING, stem=day.stem, lodging=day.stem.lodging)
+            return _by_overcoming(t, Frame.八専)
+        return _eight_specials(t)
     if has_overcoming:
-        return _by_overcoming(day, plate, lessons, school, trace, frame=None)
-    remote = _remote(day, plate, lessons, school, trace)
+        return _by_overcoming(t, None)
+    remote = _remote(t)
     if remote is not None:
         return remote
     if not is_incomplete(lessons):
-        return _pleiades(day, plate, lessons, trace)
-    return _separate_duty(day, plate, lessons, trace)
+        return _pleiades(t)
+    return _separate_duty(t)
 
 
-def _describe_lessons(lessons: Sequence[Lesson]) -> str:
-    words = {OVERCOMES: "上が下を剋す＝剋", REBELS: "下が上を剋す＝賊", "": "剋なし"}
-    return "四課: " + "、".join(f"第{x.number}課 {x.upper}/{x.lower}（{words[x.relation]}）" for x in lessons)
-
-
-def _finish(
-    initial: Branch, middle: Branch, final: Branch, method: str, frame: str | None,
-    candidates: Sequence[Branch], trace: list[str],
-) -> Transmissions:
-    return Transmissions(initial, middle, final, method, frame, tuple(candidates), tuple(trace))
-
-
-def _linked(plate: Plate, initial: Branch, method: str, frame: str | None,
-            candidates: Sequence[Branch], trace: list[str]) -> Transmissions:
-    """相因 (¶51): 中 is what stands over 初, 末 what stands over 中."""
-    middle = plate.up(initial)
-    final = plate.up(middle)
-    trace.append(f"相因: 初伝{initial}の上に{middle}＝中伝、{middle}の上に{final}＝末伝")
-    return _finish(initial, middle, final, method, frame, candidates, trace)
-
-
-def _distinct_uppers(lessons: Sequence[Lesson]) -> list[Branch]:
+def _distinct_uppers(lessons: Sequence[Lesson]) -> tuple[Branch, ...]:
     seen: list[Branch] = []
     for lesson in lessons:
         if lesson.upper not in seen:
             seen.append(lesson.upper)
-    return seen
+    return tuple(seen)
 
 
-def _by_overcoming(
-    day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], school: School,
-    trace: list[str], frame: str | None,
-) -> Transmissions:
+def _by_overcoming(t: _Trace, frame: Frame | None) -> Transmissions:
     """賊剋 (¶51, ¶55): 賊 before 剋; one candidate decides, several go to 比用 and 渉害."""
-    rebels = _distinct_uppers([x for x in lessons if x.relation == REBELS])
+    rebels = _distinct_uppers([x for x in t.lessons if x.relation is Relation.賊])
     if rebels:
-        candidates, kind = rebels, REBELS
+        candidates, kind = rebels, Relation.賊
     else:
-        candidates, kind = _distinct_uppers([x for x in lessons if x.relation == OVERCOMES]), OVERCOMES
-    listed = "・".join(map(str, candidates))
+        candidates, kind = _distinct_uppers([x for x in t.lessons if x.relation is Relation.剋]), Relation.剋
     if len(candidates) == 1:
-        method = "重審" if kind == REBELS else "元首"
-        why = "下賊が一つ" if kind == REBELS else "賊がなく上剋が一つ"
-        trace.append(f"{kind}の上神は{listed}ただ一つ（{why}）→ {method}: 初伝{candidates[0]} (¶55)")
-        return _linked(plate, candidates[0], method, frame, candidates, trace)
-    trace.append(f"{kind}の上神が{len(candidates)}つ: {listed} → 比用を試みる (¶55)")
-    initial, method = _choose(day, plate, lessons, candidates, school, trace, names=None)
-    return _linked(plate, initial, method, frame, candidates, trace)
+        method = Method.重審 if kind is Relation.賊 else Method.元首
+        rule = Rule.SINGLE_REBEL if kind is Relation.賊 else Rule.SINGLE_OVERCOMING
+        t.add(rule, candidate=candidates[0], method=method)
+        return t.linked(candidates[0], method, frame, candidates)
+    t.add(Rule.SEVERAL, relation=kind, count=len(candidates), candidates=candidates)
+    initial, method = _choose(t, candidates, remote=None)
+    return t.linked(initial, method, frame, candidates)
 
 
-def _choose(
-    day: Pillar, plate: Plate, lessons: Sequence[Lesson], candidates: Sequence[Branch],
-    school: School, trace: list[str], names: str | None,
-) -> tuple[Branch, str]:
-    """比用 then 渉害 among several candidates; ``names`` keeps a 遙剋 name instead of 知一/見機 …"""
-    polarity = "陽" if day.stem.is_yang else "陰"
-    alike = [c for c in candidates if c.is_yang == day.stem.is_yang]
+def _choose(t: _Trace, candidates: Sequence[Branch], remote: Method | None) -> tuple[Branch, Method]:
+    """比用 then 渉害 among several candidates; a 遙剋 (``remote``) keeps its own name (docs/rules.md §7)."""
+    polarity = t.polarity
+    alike = tuple(c for c in candidates if c.is_yang == t.day.stem.is_yang)
     if len(alike) == 1:
-        trace.append(f"比用: 日干{day.stem}は{polarity}、{polarity}の候補は{alike[0]}のみ → 知一 (¶59)")
-        return alike[0], names or "知一"
-    pool = alike if alike else list(candidates)
+        method = remote or Method.知一
+        t.add(Rule.COMPARE_ONE, stem=t.day.stem, polarity=polarity, pick=alike[0], method=method)
+        return alike[0], method
+    pool = alike if alike else tuple(candidates)
     if alike:
-        trace.append(f"比用: {polarity}の候補が{len(alike)}つ（{'・'.join(map(str, alike))}）→ 渉害 (¶55)")
+        t.add(Rule.COMPARE_SEVERAL, polarity=polarity, count=len(alike), alike=alike)
     else:
-        trace.append(f"比用: {polarity}の候補がない → すべての候補で渉害 (¶55)")
-    if school.shehai_depth_first:
-        depths = {c: _depth(plate, c) for c in pool}
-        deepest = max(depths.values())
-        trace.append("渉害の深さ: " + "、".join(f"{c}={d}" for c, d in depths.items()))
-        pool = [c for c in pool if depths[c] == deepest]
+        t.add(Rule.COMPARE_NONE, polarity=polarity)
+    if t.school.shehai_depth_first:
+        depths = tuple((c, shehai_depth(t.plate, c)) for c in pool)
+        deepest = max(d for _, d in depths)
+        t.add(Rule.DEPTHS, depths=depths)
+        pool = tuple(c for c, d in depths if d == deepest)
         if len(pool) == 1:
-            trace.append(f"最も深い{pool[0]}を取る → 渉害")
-            return pool[0], names or "渉害"
-    grounds = {c: plate.down(c) for c in pool}
-    for rank, method in (("孟", "見機"), ("仲", "察微")):
-        tier = [c for c in pool if grounds[c].season_rank == rank]
+            method = remote or Method.渉害
+            t.add(Rule.DEEPEST, pick=pool[0], method=method)
+            return pool[0], method
+    grounds = {c: t.plate.down(c) for c in pool}
+    for rank, named in ((Rank.孟, Method.見機), (Rank.仲, Method.察微)):
+        tier = tuple(c for c in pool if grounds[c].season_rank is rank)
         if len(tier) == 1:
-            trace.append(f"渉害: {rank}の上に臨むのは{tier[0]}（地盤{grounds[tier[0]]}）のみ → {method} (¶55)")
-            return tier[0], names or method
+            method = remote or named
+            t.add(Rule.RANK_ONE, rank=rank, pick=tier[0], ground=grounds[tier[0]], method=method)
+            return tier[0], method
         if tier:
-            trace.append(f"渉害: {rank}の上に臨む候補が{len(tier)}つ（{'・'.join(map(str, tier))}）→ 綴瑕")
+            t.add(Rule.RANK_SEVERAL, rank=rank, count=len(tier), tier=tier)
             pool = tier
             break
     else:
-        trace.append("渉害: 孟にも仲にも臨む候補がない → 綴瑕")
-    stem_upper, branch_upper = lessons[0].upper, lessons[2].upper
-    pick, label = (stem_upper, "干上神") if day.stem.is_yang else (branch_upper, "支上神")
+        t.add(Rule.RANK_NONE)
+    method = remote or Method.綴瑕
+    pick, seat = (t.stem_upper, Seat.干上神) if t.day.stem.is_yang else (t.branch_upper, Seat.支上神)
     if pick in pool:
-        trace.append(f"綴瑕: {polarity}日は{label}{pick}を取る")
-        return pick, names or "綴瑕"
-    trace.append(f"綴瑕: {label}{pick}は候補にない → 課の順で最初の{pool[0]}を取る")
-    return pool[0], names or "綴瑕"
+        t.add(Rule.MEND_TAKE, polarity=polarity, seat=seat, pick=pick, method=method)
+        return pick, method
+    t.add(Rule.MEND_FIRST, seat=seat, pick=pick, first=pool[0], method=method)
+    return pool[0], method
 
 
-def _depth(plate: Plate, candidate: Branch) -> int:
-    """The classical 渉害 depth: 剋 met walking the 地盤 from where it sits home to itself."""
+def shehai_depth(plate: Plate, candidate: Branch) -> int:
+    """The classical 渉害 depth: 剋 met walking the 地盤 from where it sits home to itself.
+
+    Each branch passed counts once if its element 剋 the candidate's, and once more for each stem
+    lodged there (寄宮, ¶39) whose element does.
+    """
     ground = plate.down(candidate)
     count = 0
     for step in range((candidate - ground) % 12):
@@ -186,110 +204,108 @@ def _depth(plate: Plate, candidate: Branch) -> int:
     return count
 
 
-def _remote(
-    day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], school: School, trace: list[str]
-) -> Transmissions | None:
+def _remote(t: _Trace) -> Transmissions | None:
     """遙剋 (¶63): with no 剋 in the lessons, compare uppers 2–4 with the day stem."""
-    uppers = _distinct_uppers(lessons[1:])
-    stem = day.stem
-    for method, picked, words in (
-        ("蒿矢", [u for u in uppers if u.element.overcomes(stem.element)], f"日干{stem}を剋す"),
-        ("弾射", [u for u in uppers if stem.element.overcomes(u.element)], f"日干{stem}に剋される"),
+    uppers = _distinct_uppers(t.lessons[1:])
+    stem = t.day.stem
+    for method, rule, picked in (
+        (Method.蒿矢, Rule.REMOTE_OVERCOMES, tuple(u for u in uppers if u.element.overcomes(stem.element))),
+        (Method.弾射, Rule.REMOTE_OVERCOME, tuple(u for u in uppers if stem.element.overcomes(u.element))),
     ):
         if not picked:
             continue
-        listed = "・".join(map(str, picked))
-        trace.append(f"四課に剋なし → 遙剋: 第二〜四課の上神のうち{words}もの {listed} → {method} (¶63)")
+        t.add(rule, stem=stem, candidates=picked, method=method)
         if len(picked) == 1:
-            return _linked(plate, picked[0], method, None, picked, trace)
-        initial, _ = _choose(day, plate, lessons, picked, school, trace, names=method)
-        return _linked(plate, initial, method, None, picked, trace)
+            return t.linked(picked[0], method, None, picked)
+        initial, _ = _choose(t, picked, remote=method)
+        return t.linked(initial, method, None, picked)
     return None
 
 
-def _hidden_chant(day: Pillar, lessons: tuple[Lesson, ...], school: School, trace: list[str]) -> Transmissions:
+def _hidden_chant(t: _Trace) -> Transmissions:
     """伏吟 (¶75): everything at home; 刑 carries 初 to 中 to 末."""
-    yang = day.stem.is_yang
-    method = "自任" if yang else "自信"
-    stem_upper, branch_upper = lessons[0].upper, lessons[2].upper
-    trace.append(f"伏吟（十二神が本位に帰る）: {'陽日 自任' if yang else '陰日 自信'} (¶75)")
-    if lessons[0].relation:
-        initial, took = stem_upper, "干上神"
-        trace.append(f"第1課に剋あり（{day.stem}日）→ 剋を取り干上神{initial}を初伝")
+    yang = t.day.stem.is_yang
+    method = Method.自任 if yang else Method.自信
+    stem_upper, branch_upper = t.stem_upper, t.branch_upper
+    t.add(Rule.HIDDEN_CHANT, polarity=t.polarity, method=method)
+    if t.lessons[0].relation is not None:
+        initial, took = stem_upper, Seat.干上神
+        t.add(Rule.HIDDEN_CHANT_OVERCOMING, stem=t.day.stem, initial=initial)
     elif yang:
-        initial, took = stem_upper, "干上神"
-        trace.append(f"剋なし、陽日 → 干上神{initial}を初伝")
+        initial, took = stem_upper, Seat.干上神
+        t.add(Rule.HIDDEN_CHANT_YANG, initial=initial)
     else:
-        initial, took = branch_upper, "支上神"
-        trace.append(f"剋なし、陰日 → 支上神{initial}を初伝")
+        initial, took = branch_upper, Seat.支上神
+        t.add(Rule.HIDDEN_CHANT_YIN, initial=initial)
     if initial.punishment == initial:
         # 陽日 (and an 乙 day, whose 初 is already 干上神) go on to 支上神; other 陰日 to 干上神.
-        middle, label = (branch_upper, "支上神") if took == "干上神" else (stem_upper, "干上神")
-        trace.append(f"初伝{initial}は自刑 → {label}{middle}を中伝")
+        middle, seat = (branch_upper, Seat.支上神) if took is Seat.干上神 else (stem_upper, Seat.干上神)
+        t.add(Rule.SELF_PUNISHED_INITIAL, initial=initial, seat=seat, middle=middle)
     else:
         middle = initial.punishment
-        trace.append(f"{initial}の刑は{middle} → 中伝")
+        t.add(Rule.PUNISH_MIDDLE, initial=initial, middle=middle)
     final = middle.punishment
     if final == middle:
         final = middle.clash
-        trace.append(f"中伝{middle}も自刑 → その沖{final}を末伝")
-    elif school.fuyin_repeat_clash and final == initial:
+        t.add(Rule.SELF_PUNISHED_MIDDLE, middle=middle, final=final)
+    elif t.school.fuyin_repeat_clash and final == initial:
         final = middle.clash
-        trace.append(f"{middle}の刑は初伝{initial}に戻る → この流派では沖{final}を末伝")
+        t.add(Rule.REPEAT_CLASH, middle=middle, initial=initial, final=final)
     else:
-        trace.append(f"{middle}の刑は{final} → 末伝")
-    return _finish(initial, middle, final, method, "伏吟", (), trace)
+        t.add(Rule.PUNISH_FINAL, middle=middle, final=final)
+    return t.done(initial, middle, final, method, Frame.伏吟)
 
 
-def _no_reliance(day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], trace: list[str]) -> Transmissions:
+def _no_reliance(t: _Trace) -> Transmissions:
     """反吟 without 剋: 無依 (井欄), 初 from the day branch's 驛馬 (¶79 note)."""
-    initial = travel_horse(day.branch)
-    middle, final = lessons[2].upper, lessons[0].upper
-    trace.append(
-        f"反吟で剋なし → 無依（井欄）: 日支{day.branch}の驛馬{initial}を初伝、"
-        f"支上神{middle}を中伝、干上神{final}を末伝 (¶79)"
-    )
-    return _finish(initial, middle, final, "無依", "反吟", (), trace)
+    initial = travel_horse(t.day.branch)
+    middle, final = t.branch_upper, t.stem_upper
+    t.add(Rule.NO_RELIANCE, branch=t.day.branch, initial=initial, middle=middle, final=final)
+    return t.done(initial, middle, final, Method.無依, Frame.反吟)
 
 
-def _eight_specials(day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], trace: list[str]) -> Transmissions:
+def _eight_specials(t: _Trace) -> Transmissions:
     """八専 without 剋 (¶83): count three from the stem's (yang) or lesson 4's (yin) upper."""
-    stem_upper = lessons[0].upper
-    if day.stem.is_yang:
+    stem_upper = t.stem_upper
+    if t.day.stem.is_yang:
         initial = stem_upper + 2
-        how = f"陽日は干上神{stem_upper}から順に三つ数えて{initial}"
+        t.add(Rule.EIGHT_SPECIALS_YANG, stem_upper=stem_upper, initial=initial)
     else:
-        initial = lessons[3].upper - 2
-        how = f"陰日は第四課の上神{lessons[3].upper}から逆に三つ数えて{initial}"
-    trace.append(f"八専（干支同位）で剋なし: {how}を初伝、中伝・末伝はともに干上神{stem_upper} (¶83)")
-    return _finish(initial, stem_upper, stem_upper, "八専", "八専", (), trace)
+        fourth = t.lessons[3].upper
+        initial = fourth - 2
+        t.add(Rule.EIGHT_SPECIALS_YIN, fourth=fourth, initial=initial, stem_upper=stem_upper)
+    return t.done(initial, stem_upper, stem_upper, Method.八専, Frame.八専)
 
 
-def _pleiades(day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], trace: list[str]) -> Transmissions:
+def _pleiades(t: _Trace) -> Transmissions:
     """昴星 (¶67): no 剋, no 遙剋, four distinct lessons; look to 酉."""
-    stem_upper, branch_upper = lessons[0].upper, lessons[2].upper
-    if day.stem.is_yang:
-        initial = plate.up(Branch.酉)
-        trace.append(f"剋も遙剋もなく四課が備わる → 昴星: 陽日は仰いで地盤酉の上の{initial}を初伝、"
-                     f"支上神{branch_upper}を中伝、干上神{stem_upper}を末伝 (¶67)")
-        return _finish(initial, branch_upper, stem_upper, "昴星", None, (), trace)
-    initial = plate.down(Branch.酉)
-    trace.append(f"剋も遙剋もなく四課が備わる → 昴星: 陰日は俯して天盤酉の下の{initial}を初伝、"
-                 f"干上神{stem_upper}を中伝、支上神{branch_upper}を末伝 (¶67)")
-    return _finish(initial, stem_upper, branch_upper, "昴星", None, (), trace)
+    stem_upper, branch_upper = t.stem_upper, t.branch_upper
+    if t.day.stem.is_yang:
+        initial = t.plate.up(Branch.酉)
+        t.add(Rule.PLEIADES_YANG, initial=initial, middle=branch_upper, final=stem_upper)
+        return t.done(initial, branch_upper, stem_upper, Method.昴星, None)
+    initial = t.plate.down(Branch.酉)
+    t.add(Rule.PLEIADES_YIN, initial=initial, middle=stem_upper, final=branch_upper)
+    return t.done(initial, stem_upper, branch_upper, Method.昴星, None)
 
 
-# 干合 (¶71): 甲己 乙庚 丙辛 丁壬 戊癸 — the partner is five stems on.
-def _separate_duty(day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], trace: list[str]) -> Transmissions:
+def _separate_duty(t: _Trace) -> Transmissions:
     """別責 (¶71): no 剋, no 遙剋, 不備; take the 干合 (陽日) or the 三合 neighbour (陰日)."""
-    stem_upper = lessons[0].upper
-    if day.stem.is_yang:
-        partner = STEMS[(day.stem + 5) % 10]
-        initial = plate.up(partner.lodging)
-        how = f"陽日は干合{day.stem}{partner}、{partner}の寄宮{partner.lodging}の上の{initial}"
+    stem_upper = t.stem_upper
+    if t.day.stem.is_yang:
+        # 干合 (¶71): 甲己 乙庚 丙辛 丁壬 戊癸 — the partner is five stems on.
+        partner = STEMS[(t.day.stem + 5) % 10]
+        initial = t.plate.up(partner.lodging)
+        t.add(
+            Rule.SEPARATE_YANG,
+            stem=t.day.stem,
+            partner=partner,
+            lodging=partner.lodging,
+            initial=initial,
+            stem_upper=stem_upper,
+        )
     else:
-        triad = triad_of(day.branch)
-        initial = triad[(triad.index(day.branch) + 1) % 3]
-        how = f"陰日は日支{day.branch}の三合（{''.join(map(str, triad))}）で次の{initial}"
-    trace.append(f"剋も遙剋もなく四課不備 → 別責: {how}を初伝、中伝・末伝はともに干上神{stem_upper} (¶71)")
-    return _finish(initial, stem_upper, stem_upper, "別責", None, (), trace)
+        triad = triad_of(t.day.branch)
+        initial = triad[(triad.index(t.day.branch) + 1) % 3]
+        t.add(Rule.SEPARATE_YIN, branch=t.day.branch, triad=triad, initial=initial, stem_upper=stem_upper)
+    return t.done(initial, stem_upper, stem_upper, Method.別責, None)
