@@ -3,14 +3,19 @@
     >>> from texts import corpus
     >>> corpus().general_on("貴人", "子").original
     '解紛（子）必囑事於童僕，'
+
+``BRANCHES`` and ``GENERALS`` are the engine's (``engine.symbols``, ``engine.terms``), re-exported
+here so that older imports keep working; ``str()`` of each member is its character(s).
 """
 
+from engine.symbols import BRANCHES
+from engine.terms import GENERALS
 from texts.corpus import (
-    BRANCHES,
-    GENERALS,
     KINDS,
+    NOTE_KINDS,
     Corpus,
     CorpusError,
+    Note,
     Unit,
     canonical_general,
     corpus,
@@ -22,8 +27,10 @@ __all__ = [
     "BRANCHES",
     "GENERALS",
     "KINDS",
+    "NOTE_KINDS",
     "Corpus",
     "CorpusError",
+    "Note",
     "Unit",
     "canonical_general",
     "corpus",

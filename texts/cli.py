@@ -1,102 +1,334 @@
-"""``liuren``: the engine's command line with the reading of the 《心印賦》 added.
+"""``liuren``: cast a chart and read it, in the terminal.
 
     liuren cast now --reading
-    liuren cast --day 甲子 --yuejiang 亥 --hour 午 --reading [--json]
+    liuren cast --at "2026-11-29 14:00" --tz Asia/Tokyo --lang en
+    liuren cast --day 甲子 --yuejiang 亥 --hour 午 --reading --json
+    liuren cast --day 甲子 --yuejiang 亥 --hour 午 --png chart.png   the chart as a picture
+    liuren table [--hour 子]             all 720 課 with their 三伝 and 課体
+    liuren find 冬蛇掩目                   the classical charts where a 課体, method or line applies
+    liuren lookup 貴人 子                  a line of the 《心印賦》
 
-Everything else is ``python -m engine``'s; this front end lives in texts/ because the engine
-never imports the corpus (data flows one way: instant → chart → matched texts).
+Bad input exits with status 2 and one line on stderr saying what is accepted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any, NoReturn
 
-from engine import cli as engine_cli
-from engine.chart import Chart
-from engine.patterns import detect
-from engine.render import render_text
+from engine.chart import CastError, Chart, cast, cast_classical
+from engine.facts import Facts, facts
 from engine.schema import to_dict
+from engine.school import School
+from engine.symbols import PILLARS, parse_branch
+from engine.terms import Sex
 
-from .reading import Reading, reading
-
-
-def _add_reading(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--reading", action="store_true",
-                        help="add the matching lines of the 《心印賦》: original, translation under it")
-
-
-# The reading's roles as a Japanese reader names them (bot/i18n.py has the same words for the bot).
-_ROLE_LABELS = {"method": "課法", "frame": "課格", "pattern": "課体",
-                "general": "天将", "general-on-branch": "所臨"}
+from .explain import explain
+from .present import notes, original, render_reading, role_label, translation
+from .reading import Reading, read
+from .render import render_text
+from .when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
+from .words import LANGS, Lang, language_of
 
 
-def role_label(role: str) -> str:
-    """``method`` → 課法, ``初伝 general-on-branch`` → ``初伝 所臨``; an unknown role is kept as is."""
-    words = role.split(" ")
-    return " ".join(_ROLE_LABELS.get(w, w) for w in words)
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the fix, not the whole usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def render_reading(result: Reading) -> str:
-    """Each matched unit as its original with the translation under it; gaps say why (in Japanese)."""
-    lines = ["《心印賦》（《大六壬指南》巻一）"]
-    for entry in result.entries:
-        label = role_label(entry.role)
-        if entry.unit is None:
-            lines.append(f"【{label}】 {entry.note}")
-            continue
-        unit = entry.unit
-        seed_lines = ",".join(f"¶{n}" for n in unit.lines)
-        lines.append(f"【{label}】 {unit.original}  ({seed_lines})")
-        if unit.translation:
-            lines.append(f"    {unit.translation}")
-        if entry.note:
-            lines.append(f"    ※ {entry.note}")
-    return "\n".join(lines)
+def _version() -> str:
+    try:
+        return metadata.version("liuren")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
-def reading_dict(result: Reading) -> list[dict[str, Any]]:
+def _school_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("school options (docs/rules.md)")
+    group.add_argument(
+        "--day-change",
+        choices=("23", "0"),
+        default="23",
+        help="the day pillar changes at 23:00 (子初換日, default) or at midnight",
+    )
+    group.add_argument("--noble", choices=("甲牛", "甲羊"), default="甲牛", help="貴人 table (default 甲牛)")
+    group.add_argument(
+        "--fuyin-repeat-clash", action="store_true", help="伏吟: 末 = 沖(中) when 刑(中) would repeat 初"
+    )
+    group.add_argument(
+        "--shehai-depth", action="store_true", help="渉害: count the classical depth before the 孟仲 rule"
+    )
+    group.add_argument(
+        "--maoxing-by-day",
+        action="store_true",
+        help="昴星: name 虎視転蓬/冬蛇掩目 by 剛日/柔日, not by the general on 初伝",
+    )
+
+
+def _lang_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang", choices=LANGS, default=None, help="the language of labels and reasons (default $LIUREN_LANG, else ja)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="liuren", description="大六壬: cast a chart and read the 《心印賦》 lines that match it")
+    parser.add_argument("--version", action="version", version=f"liuren {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    forms = ", ".join(ACCEPTED_FORMS)
+    c = sub.add_parser("cast", help="cast one chart")
+    c.add_argument("when", nargs="?", default=None, help=f"the moment: {forms}")
+    c.add_argument("--at", help=f"the moment: {forms}")
+    c.add_argument("--tz", default=None, help="IANA time zone (default $LIUREN_TZ, else Asia/Tokyo)")
+    c.add_argument("--day", help="day pillar, e.g. 甲子 (with --yuejiang and --hour: no calendar)")
+    c.add_argument("--yuejiang", help="月将 branch; with a moment it overrides the calendar's")
+    c.add_argument("--hour", help="hour branch, e.g. 午 (with --day)")
+    c.add_argument("--reading", action="store_true", help="add the 《心印賦》 lines, in a teacher's order")
+    c.add_argument("--json", action="store_true", help="print the documented JSON (engine/schema.py)")
+    c.add_argument("--no-trace", action="store_true", help="leave out the reasons")
+    c.add_argument(
+        "--png", metavar="FILE", help="also draw the chart as a PNG picture into FILE ('-': standard output)"
+    )
+    c.add_argument("--theme", choices=("dark", "light"), default="light", help="the picture's colours (default light)")
+    c.add_argument("--birth-year", type=_birth_year, help="the querent's birth year (1900–2100), for 本命 and 行年")
+    c.add_argument("--sex", choices=("男", "女"), help="the querent's sex, for 行年")
+    _lang_argument(c)
+    _school_arguments(c)
+
+    t = sub.add_parser("table", help="the classical table of all 720 課 (60 days × 12 plates)")
+    t.add_argument("--hour", default="子", help="hour branch the plates are set on (sets 晝夜 for 貴人)")
+    t.add_argument("--json", action="store_true", help="a JSON list of charts")
+    _lang_argument(t)
+    _school_arguments(t)
+
+    f = sub.add_parser(
+        "find", help="the classical charts (day, 月将, hour, 晝/夜) where a 課体, method or line applies"
+    )
+    f.add_argument("term", help="a 課体 (冬蛇掩目), a method (知一), or a unit id (general.貴人.子)")
+    _lang_argument(f)
+    _school_arguments(f)
+
+    lk = sub.add_parser("lookup", help="look a term up in the 《心印賦》 (as python -m texts)")
+    lk.add_argument("terms", nargs="+", help="a term, or a general and a branch (貴人 子)")
+
+    qz = sub.add_parser("quiz", help="study: name the 初伝, the method, a 課体 … of classical charts")
+    qz.add_argument("--level", choices=("easy", "medium", "hard"), default="easy", help="default easy")
+    qz.add_argument("--questions", type=int, default=10, help="how many questions (default 10)")
+    qz.add_argument("--seed", type=int, default=None, help="the same seed asks the same round")
+    _lang_argument(qz)
+    _school_arguments(qz)
+    return parser
+
+
+def _birth_year(text: str) -> int:
+    try:
+        year = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a year: give e.g. 1990") from None
+    if not 1900 <= year <= 2100:
+        raise argparse.ArgumentTypeError(f"{year} is outside 1900–2100")
+    return year
+
+
+def school_from(args: argparse.Namespace) -> School:
+    return School(
+        day_changes_at_23=args.day_change == "23",
+        noble_table=args.noble,
+        fuyin_repeat_clash=args.fuyin_repeat_clash,
+        shehai_depth_first=args.shehai_depth,
+        maoxing_by_day=args.maoxing_by_day,
+    )
+
+
+def lang_from(args: argparse.Namespace) -> Lang:
+    chosen: Lang | None = args.lang
+    return chosen if chosen is not None else language_of(os.environ.get("LIUREN_LANG") or "ja")
+
+
+def _blank(name: str, value: str | None) -> None:
+    if value is not None and not value.strip():
+        raise CastError(f"{name} is empty: give a value or leave the option out")
+
+
+def chart_from(args: argparse.Namespace, now: datetime | None = None) -> Chart:
+    """The chart the ``cast`` arguments ask for; ``CastError`` for anything unreadable or contradictory."""
+    for name in ("at", "when", "tz", "day", "yuejiang", "hour"):
+        _blank(f"--{name}" if name != "when" else "the moment", getattr(args, name))
+    school = school_from(args)
+    moment_text = args.at if args.at is not None else args.when
+    if args.at is not None and args.when is not None:
+        raise CastError("give the moment once: either as an argument or with --at")
+    if args.day is not None or args.hour is not None:
+        if moment_text is not None:
+            raise CastError("--day/--hour cast from the classical inputs: leave out the moment (or drop --day/--hour)")
+        if args.tz is not None:
+            raise CastError("--tz has no meaning with --day/--hour (no calendar is used)")
+        missing = [name for name in ("day", "yuejiang", "hour") if getattr(args, name) is None]
+        if missing:
+            raise CastError(
+                "casting from the classical inputs needs --day, --yuejiang and --hour "
+                f"(missing: {', '.join('--' + m for m in missing)})"
+            )
+        return cast_classical(args.day, args.yuejiang, args.hour, school=school)
+    zone = args.tz if args.tz is not None else default_zone()
+    try:
+        at = parse_when(moment_text or "now", zone, now or datetime.now(UTC))
+    except WhenError as error:
+        raise CastError(str(error)) from None
+    override = parse_branch(args.yuejiang) if args.yuejiang is not None else None
+    return cast(at, school=school, yuejiang=override)
+
+
+def chart_and_facts(args: argparse.Namespace) -> tuple[Chart, Facts]:
+    """The chart of the ``cast`` arguments and its facts (with the querent's birth data if given)."""
+    chart = chart_from(args)
+    sex = Sex[args.sex] if args.sex is not None else None
+    return chart, facts(chart, birth_year=args.birth_year, sex=sex)
+
+
+def table(school: School, hour: str) -> list[Chart]:
+    """All 720 charts: each day with the 月将 set so the plate turns by 0 … 11."""
+    h = parse_branch(hour)
+    return [cast_classical(day, h + k, h, school=school) for day in PILLARS for k in range(12)]
+
+
+def table_line(chart: Chart) -> str:
+    from engine.patterns import detect
+
+    lessons = " ".join(f"{x.upper}{x.lower}" for x in reversed(chart.lessons))
+    steps = "".join(str(b) for b in chart.transmissions.branches)
+    named = "・".join(p.name.name for p in detect(chart))
+    name = chart.transmissions.name
+    return f"{chart.day} {chart.yuejiang}加{chart.hour}  四課 {lessons}  三伝 {steps}  {name}  [{named}]"
+
+
+def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
+    """The reading as JSON: each entry's section, role, position, the unit shown, and what is said."""
     return [
         {
-            "role": e.role, "note": e.note, "note_en": e.note_en, "excluded": e.excluded,
-            "unit": None if e.unit is None else {
-                "id": e.unit.id, "lines": list(e.unit.lines),
-                "original": e.unit.original, "translation": e.unit.translation,
+            "section": e.section.name,
+            "role": e.role.name,
+            "position": None if e.position is None else e.position.name,
+            "same_as": None if e.same_as is None else e.same_as.name,
+            "excluded": e.excluded,
+            "names": list(e.names),
+            "notes": notes(e, lang),
+            "label": role_label(e, lang),
+            "unit": None
+            if e.unit is None
+            else {
+                "id": e.unit.id,
+                "lines": list(e.unit.lines),
+                "original": e.unit.original,
+                "translation": e.unit.translation,
+                "shown": {"original": original(e.unit), "translation": translation(e.unit)},
             },
         }
         for e in result.entries
     ]
 
 
-def chart_reading(chart: Chart) -> Reading:
-    """The reading of a chart with its detected patterns."""
-    return reading(chart, detect(chart))
+def chart_json(chart: Chart, known: Facts, lang: Lang, reading: Reading | None) -> dict[str, Any]:
+    """The engine's JSON with each reason's text in ``lang`` added (schema 2, engine/schema.py)."""
+    data = to_dict(chart, known)
+    data["lang"] = lang
+    for item, why in zip(data["trace"], chart.transmissions.trace, strict=True):
+        item["text"] = explain(why, lang)
+    found = reading.patterns if reading is not None else None
+    if found is not None:
+        for item, p in zip(data["patterns"], found.held, strict=True):
+            for reason, why in zip(item["reasons"], p.reasons, strict=True):
+                reason["text"] = explain(why, lang)
+    if reading is not None:
+        data["reading"] = reading_dict(reading, lang)
+    return data
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command != "cast" or not args.reading:
-        return engine_cli.run(args)
+    """Carry out parsed arguments; 2 with one line on stderr for input that cannot be used."""
     try:
-        chart, known = engine_cli.chart_and_facts(args)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
+        if args.command == "cast":
+            lang = lang_from(args)
+            chart, known = chart_and_facts(args)
+            reading = read(chart, known) if (args.reading or args.json) else None
+            if args.png is not None:
+                _write_png(chart, args.png, args.theme, lang)
+                if args.png == "-":
+                    return 0  # the picture is the output: no text mixed into the PNG stream
+            if args.json:
+                print(
+                    json.dumps(
+                        chart_json(chart, known, lang, reading if args.reading else None), ensure_ascii=False, indent=2
+                    )
+                )
+            else:
+                print(render_text(chart, lang, with_trace=not args.no_trace, known=known))
+                if reading is not None:
+                    print(render_reading(reading, lang))
+        elif args.command == "table":
+            charts = table(school_from(args), args.hour)
+            if args.json:
+                print(json.dumps([to_dict(c) for c in charts], ensure_ascii=False))
+            else:
+                print("\n".join(table_line(c) for c in charts))
+        elif args.command == "quiz":
+            from .quiz_cli import main as quiz
+
+            return quiz(args.level, args.questions, lang_from(args), args.seed, school_from(args))
+        elif args.command == "find":
+            from .find import find_charts
+
+            lines = find_charts(args.term, school_from(args), lang_from(args))
+            print("\n".join(lines))
+        else:
+            from .__main__ import main as lookup
+
+            return lookup(args.terms)
+    except (ValueError, LookupError) as error:  # CastError, CalendarError, unknown terms: each says what is accepted
+        print(f"liuren: error: {error}", file=sys.stderr)
         return 2
-    result = reading(chart, detect(chart, known))
-    if args.json:
-        data = to_dict(chart, known) | {"reading": reading_dict(result)}
-        print(json.dumps(data, ensure_ascii=False, indent=2))
-    else:
-        print(render_text(chart, with_trace=not args.no_trace, known=known))
-        print(render_reading(result))
+    except OSError as error:  # --png into a folder that does not exist, a read-only file …
+        print(f"liuren: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
+        return 1
     return 0
 
 
+def _write_png(chart: Chart, target: str, theme: str, lang: Lang) -> None:
+    """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
+    from .picture import render_png
+
+    png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang)
+    if target == "-":
+        sys.stdout.buffer.write(png)
+        sys.stdout.flush()
+        return
+    if not target.strip():
+        raise CastError("--png needs a file name (or '-' for standard output)")
+    with open(target, "wb") as out:
+        out.write(png)
+
+
+def guarded(job: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a printing job; a closed pipe is not an error."""
+    try:
+        return job(args)
+    except BrokenPipeError:  # `| head` closed the pipe: not an error for a printing command
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps the interpreter's final flush quiet)
+        return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = engine_cli.build_parser(extend_cast=_add_reading).parse_args(argv)
-    return engine_cli.guarded(run, args)
+    args = build_parser().parse_args(argv)
+    return guarded(run, args)
 
 
 if __name__ == "__main__":

@@ -1,189 +1,439 @@
-"""What the 《心印賦》 says about a chart: the passages that match its method, patterns and 三伝.
+"""A chart read as a teacher reads it: what matters first, each classical line once.
 
-``reading(chart, patterns)`` takes any object shaped like ``engine.chart.Chart`` (only
-``transmissions.method``, ``transmissions.frame`` and ``steps`` with ``branch``, ``ground`` and
-``general`` are read) and the chart's patterns (names, or objects with ``name`` and ``reason``
-such as ``engine.patterns.detect(chart)``). Where the seed has no line, or excludes the branch,
-the entry says so instead of being left out. Each entry says why it is there in Japanese (``note``,
-the readers' default) and in English (``note_en``).
+:func:`read` is the one place that goes from a chart to its matched lines; the ``liuren`` CLI, the
+bot's /cast, /chart and daily post, and the bot's terminal fallback all call it. The order is a
+teacher's (issue 10), the same in every medium:
+
+1. ``課名`` — the 課名 with its 課体 verse (¶139–¶147), ¶139's framing line once;
+2. ``發用`` — the 初伝: its general's opening line, the name line for the branch it stands on, and
+   stated facts (六親, 旺相, 空亡, 遁干);
+3. ``干支`` — 干上神 and 支上神 with their relation to the day stem and branch (¶39 「先明日辰」);
+4. ``課体`` — the other named 課体 (¶151–¶175), one fact triggering two named together, each with a
+   caveat when its force rests on a void or weak 初伝;
+5. ``中末`` — 中伝 and 末伝: their name lines; a repeated 伝 says "same as above";
+6. ``取法`` — last, how the 初伝 was taken: the 賦 verse and its annotation, with the trace.
+
+Entries carry values, never sentences: the presentation (texts/present.py) writes them in the
+reader's language. Where the seed has no line for something the reading states, the entry has no
+unit and says so: nothing is quoted that the seed does not hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Protocol
+from enum import IntEnum
 
-from texts.corpus import Corpus, Unit, canonical_general, corpus
+from engine.chart import Chart, kin
+from engine.facts import Facts
+from engine.facts import facts as derive_facts
+from engine.patterns import Pattern, Patterns, classify
+from engine.reasons import Rule, Value, Why
+from engine.symbols import Branch
+from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat, Vigour
 
-POSITIONS = ("初伝", "中伝", "末伝")
-
-# Why a method has no rule line of its own in ¶51–¶83 (tests/test_texts.py proves each absence):
-# (Japanese, English).
-_NO_RULE_LINE = {
-    "自任": ("原文に自任の取用規則の句はない。名は¶147（伏吟任信）に見えるのみ：課体を参照",
-             "seed has no rule line for 自任; it is named only in ¶147 (伏吟任信), see the pattern"),
-    "自信": ("原文に自信の取用規則の句はない。名は¶147（伏吟任信）に見えるのみ：課体を参照",
-             "seed has no rule line for 自信; it is named only in ¶147 (伏吟任信), see the pattern"),
-    "綴瑕": ("原文に綴瑕（渉害でなお決まらないときの取り方）の句はない。最も近い規則は渉害（¶59）",
-             "seed has no line for 綴瑕 (RULES §4's tie-break of 渉害); the nearest rule is 渉害 (¶59)"),
-}
-
-# The chart names a method by the name a reader says; the seed gives its rule under another:
-# ¶55 states the rule as 比用, ¶59 only explains why it is also called 知一.
-_RULE_NAME = {"知一": "比用"}
+from .corpus import Corpus, Unit, corpus
 
 
-class StepLike(Protocol):
-    @property
-    def branch(self) -> object: ...  # 天盤 branch (engine: Branch, str() is its character)
-    @property
-    def ground(self) -> object: ...  # the 地盤 branch under it
-    @property
-    def general(self) -> str: ...
+class Section(IntEnum):
+    """The parts of a reading, in the order a teacher gives them."""
+
+    課名 = 1
+    發用 = 2
+    干支 = 3
+    課体 = 4
+    中末 = 5
+    取法 = 6
+
+    def __str__(self) -> str:
+        return self.name
 
 
-class TransmissionsLike(Protocol):
-    @property
-    def method(self) -> str: ...
-    @property
-    def frame(self) -> str | None: ...
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something the reading states (not quotes): ``key`` names its template in reading.toml."""
+
+    key: str
+    values: tuple[tuple[str, Value | str], ...] = ()
 
 
-class ChartLike(Protocol):
-    @property
-    def transmissions(self) -> TransmissionsLike: ...
-    @property
-    def steps(self) -> Sequence[StepLike]: ...
-
-
-class PatternLike(Protocol):
-    @property
-    def name(self) -> str: ...
+Said = Note | Why  # what an entry says besides its quotation
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One passage of a reading: its role in the chart, the unit (None: the seed has no line), why.
+    """One step of a reading: a classical line (``unit``, or ``None`` where the seed has none) and
+    what the reading says with it (``notes``: stated facts and reasons, in order).
 
-    ``note`` says why in Japanese (the readers' default), ``note_en`` the same in English; neither
-    quotes anything the corpus does not hold. ``excluded`` is True on a general's opening whose
-    （不加…） names the 地盤 branch the general stands on: the seed withholds that sense there.
+    ``position`` names the 伝 the entry is about (None for the chart as a whole). ``excluded`` marks
+    a general's opening whose （不加…） names the 地盤 branch it stands on. ``same_as`` marks a 伝 that
+    repeats an earlier one: its passage is not quoted again.
     """
 
-    role: str
+    section: Section
+    role: Role
+    position: Position | None
     unit: Unit | None
-    note: str
-    note_en: str
+    notes: tuple[Said, ...] = ()
     excluded: bool = False
+    same_as: Position | None = None
+    names: tuple[str, ...] = ()  # for a name line: the one name that applies to this branch
 
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """The entries for a chart in a stable order: frame, method, patterns, then each 伝's general."""
+    """A chart's reading: the chart, its facts and 課体, and the entries in a teacher's order."""
 
+    chart: Chart
+    facts: Facts
+    patterns: Patterns
     entries: tuple[Entry, ...]
+    key: tuple[object, ...] = ()  # what the entries depend on: equal keys, equal entries (for caches)
 
     def units(self) -> tuple[Unit, ...]:
-        """The units found, each once, in entry order."""
-        seen: dict[str, Unit] = {}
-        for e in self.entries:
-            if e.unit is not None:
-                seen.setdefault(e.unit.id, e.unit)
-        return tuple(seen.values())
+        """The units quoted, in entry order (each once: :func:`read` never quotes a unit twice)."""
+        return tuple(e.unit for e in self.entries if e.unit is not None)
+
+    def section(self, section: Section) -> tuple[Entry, ...]:
+        return tuple(e for e in self.entries if e.section is section)
 
 
-def _line(u: Unit) -> str:
-    return f"¶{u.original_line}" if u.original_line is not None else f"¶{u.translation_line}"
+# Openings that speak of the general only as 發用: ¶95 「但見騰蛇」 and ¶107 「或逢勾陳發用」. They are
+# quoted for the 初伝 alone.
+_INITIAL_ONLY = frozenset({General.騰蛇, General.勾陳})
+
+# The method patterns, whose verse belongs with the 課名 (¶143–¶147); the others follow the 干支.
+_NAME_PATTERNS = frozenset(
+    {
+        PatternName.元首,
+        PatternName.重審,
+        PatternName.知一,
+        PatternName.見機,
+        PatternName.察微,
+        PatternName.蒿矢,
+        PatternName.弾射,
+        PatternName.昴星,
+        PatternName.別責,
+        PatternName.八専,
+        PatternName.伏吟,
+        PatternName.自任,
+        PatternName.自信,
+        PatternName.反吟,
+        PatternName.無依,
+        PatternName.冬蛇掩目,
+        PatternName.虎視転蓬,
+        PatternName.帷簿,
+    }
+)
+
+# Patterns whose force is the 初伝's: a void or weak 初伝 is said beside them.
+_ON_INITIAL = frozenset(
+    {
+        PatternName.龍首,
+        PatternName.龍戦,
+        PatternName.官爵,
+        PatternName.富貴,
+        PatternName.斫輪,
+        PatternName.天網,
+        PatternName.贅婿,
+        PatternName.淫女,
+    }
+)
+
+# How each method takes the 初伝, as the seed's units (¶51–¶83): the 賦 verse with its annotation
+# first, then the method's own lines.
+_METHOD_UNITS: dict[Method, tuple[str, ...]] = {
+    Method.重審: ("method.賊剋", "method.重審", "method.重審元首", "procedure.相因"),
+    Method.元首: ("method.賊剋", "method.元首", "method.重審元首", "procedure.相因"),
+    Method.知一: ("method.比用渉害", "method.比用", "method.知一", "procedure.相因"),
+    Method.見機: ("method.比用渉害", "method.渉害", "method.見機", "procedure.相因"),
+    Method.察微: ("method.比用渉害", "method.渉害", "method.察微", "procedure.相因"),
+    Method.綴瑕: ("method.比用渉害", "method.渉害", "procedure.相因"),
+    Method.渉害: ("method.比用渉害", "method.渉害", "procedure.相因"),
+    Method.蒿矢: ("method.遙剋", "method.蒿矢", "procedure.相因"),
+    Method.弾射: ("method.遙剋", "method.弾射", "procedure.相因"),
+    Method.昴星: ("method.昴星",),
+    Method.別責: ("method.別責",),
+    Method.八専: ("method.八専",),
+    Method.自任: ("method.伏吟反吟", "method.伏吟", "procedure.三刑"),
+    Method.自信: ("method.伏吟反吟", "method.伏吟", "procedure.三刑"),
+    Method.無依: ("method.反吟", "method.無依"),
+}
+# A frame tried before 賊剋 adds its own verse first (¶79, ¶83).
+_FRAME_UNITS: dict[Frame, tuple[str, ...]] = {
+    Frame.反吟: ("method.伏吟反吟", "method.反吟"),
+    Frame.八専: ("method.八専",),
+}
+# Methods the seed has no rule line for (docs/rules.md decides them); the note says so.
+_NO_RULE_LINE = frozenset({Method.綴瑕, Method.渉害})
 
 
-def _method_entries(c: Corpus, method: str, frame: str | None) -> list[Entry]:
-    entries: list[Entry] = []
-    if frame is not None and frame != method:
-        u = c.method(frame)
-        if u is not None:
-            entries.append(Entry("frame", u, f"天地盤が{frame}（{_line(u)}）", f"the plate is {frame} ({_line(u)})"))
-        else:
-            entries.append(Entry("frame", None, f"天地盤が{frame}；原文に{frame}の句はない",
-                                 f"the plate is {frame}; seed has no line for {frame}"))
-    rule = _RULE_NAME.get(method, method)
-    u = c.method(rule)
-    if u is not None:
-        same, same_en = ("", "") if rule == method else (f"（＝{rule}）", f" = {rule}")
-        note, note_en = f"初伝は{method}{same}で取る（{_line(u)}）", f"初伝 taken by {method}{same_en} ({_line(u)})"
-    else:
-        note, note_en = _NO_RULE_LINE.get(
-            method, (f"原文に{method}の取用規則の句はない", f"seed has no rule line for {method}"))
-    entries.append(Entry("method", u, note, note_en))
-    return entries
+class _Builder:
+    """Collects entries, quoting each unit at most once."""
+
+    def __init__(self, texts: Corpus) -> None:
+        self.texts = texts
+        self.entries: list[Entry] = []
+        self.quoted: set[str] = set()
+
+    def add(self, entry: Entry) -> None:
+        if entry.unit is not None and entry.unit.id in self.quoted:
+            if not entry.notes:
+                return  # the line is already above and nothing new is said with it
+            entry = Entry(
+                entry.section,
+                entry.role,
+                entry.position,
+                None,
+                (*entry.notes, Note("quoted_above", (("unit", entry.unit.id),))),
+                entry.excluded,
+                entry.same_as,
+                entry.names,
+            )
+        if entry.unit is not None:
+            self.quoted.add(entry.unit.id)
+        self.entries.append(entry)
+
+    def unit(self, unit_id: str) -> Unit | None:
+        try:
+            return self.texts.get(unit_id)
+        except KeyError:
+            return None
 
 
-def _pattern_entries(c: Corpus, patterns: Iterable[str | PatternLike]) -> list[Entry]:
-    # Several names may share one passage (八専 and 帷簿, 伏吟 and 自任): one entry for it.
-    # The engine's reasons are Japanese already; a bare name gets a short Japanese/English "holds".
-    found: dict[str, tuple[Unit, list[str], list[str]]] = {}
-    missing: list[Entry] = []
-    for p in patterns:
-        name = p if isinstance(p, str) else p.name
-        reason = "" if isinstance(p, str) else str(getattr(p, "reason", ""))
-        why, why_en = (reason, reason) if reason else (f"{name}が成立", f"{name} holds")
-        u = c.pattern(name)
-        if u is None:
-            missing.append(Entry("pattern", None, f"{why}；原文（¶139–¶175）に{name}の句はない",
-                                 f"{why_en}; seed has no verse for {name} (¶139–¶175)"))
-        elif u.id in found:
-            found[u.id][1].append(why)
-            found[u.id][2].append(why_en)
-        else:
-            found[u.id] = (u, [why], [why_en])
-    return [Entry("pattern", u, "；".join(whys), "; ".join(whys_en))
-            for u, whys, whys_en in found.values()] + missing
+_CACHE: OrderedDict[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = OrderedDict()
+_CACHE_SIZE = 2048  # readings kept; a chart's reading depends only on its classical inputs and facts
 
 
-def _step_entries(c: Corpus, position: str, step: StepLike) -> list[Entry]:
-    general = canonical_general(step.general)
-    if general is None:
-        raise ValueError(f"{position}: {step.general!r} is not one of the twelve generals")
-    branch, ground = str(step.branch), str(step.ground)
-    opening = c.general(general)
-    assert opening is not None  # every general has an opening (checked when the corpus loads)
-    excluded = ground in opening.excludes
-    note = f"{position}{branch}に{general}が乗り、{ground}に臨む"
-    note_en = f"{position} {branch} carries {general}, 臨 {ground}"
-    if excluded:
-        # Quote the opening's own （不加…）, whole: it is the seed's text, a shortened one would not be.
-        note += f"（原文「不加{''.join(opening.excludes)}」：{ground}ではこの断を取らない）"
-        note_en += f"; excluded: {general} 不加{ground} (the opening's sense does not hold here)"
-    on = c.general_on(general, ground)
-    if on is not None:
-        names = "・".join(on.keys[1 + len(on.branches) :])
-        on_note = f"{general}が{ground}に臨む：{names}（{_line(on)}）"
-        on_note_en = f"{general} 臨 {ground}: {names} ({_line(on)})"
-    elif general == "天空":
-        on_note = f"原文に天空が{ground}に臨む句はない（天空には支ごとの句がない：¶135）"
-        on_note_en = f"seed has no line for 天空 on {ground} (天空 has none per branch, ¶135)"
-    else:
-        on_note = f"原文に{general}が{ground}に臨む句はない"
-        on_note_en = f"seed has no line for {general} on {ground}"
-    return [
-        Entry(f"{position} general", opening, note, note_en, excluded),
-        Entry(f"{position} general-on-branch", on, on_note, on_note_en),
-    ]
+def read(chart: Chart, known: Facts | None = None, *, texts: Corpus | None = None) -> Reading:
+    """Read ``chart``: classify its 課体 and match the classical lines, in a teacher's order.
 
-
-def reading(
-    chart: ChartLike, patterns: Iterable[str | PatternLike] = (), *, texts: Corpus | None = None
-) -> Reading:
-    """The units matched by ``chart``: frame and method, each pattern, then for 初伝 中伝 末伝 the
-    general's opening and its name line for the 地盤 branch under it. ``texts`` defaults to
-    ``corpus()``. Raises ValueError if a step's general is not one of the twelve.
+    ``known`` passes facts derived with birth data or a month/year (they decide 龍戦, 遊子 …);
+    it defaults to the chart's own. ``texts`` defaults to the shipped corpus.
     """
-    c = corpus() if texts is None else texts
-    steps = tuple(chart.steps)
-    if len(steps) != len(POSITIONS):
-        raise ValueError(f"a chart has three transmissions, got {len(steps)}")
-    entries = _method_entries(c, chart.transmissions.method, chart.transmissions.frame)
-    entries += _pattern_entries(c, patterns)
-    for position, step in zip(POSITIONS, steps, strict=True):
-        entries += _step_entries(c, position, step)
-    return Reading(tuple(entries))
+    facts = derive_facts(chart) if known is None else known
+    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts)
+    cached = _CACHE.get(key) if texts is None else None
+    if cached is None:
+        found = classify(chart, facts)
+        b = _Builder(corpus() if texts is None else texts)
+        _name(b, chart, found)
+        _initial(b, chart, facts)
+        _day(b, chart)
+        _patterns(b, chart, facts, found)
+        _later(b, chart)
+        _method(b, chart)
+        cached = (found, tuple(b.entries))
+        if texts is None:
+            _CACHE[key] = cached
+            if len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return Reading(chart, facts, cached[0], cached[1], key if texts is None else ())
+
+
+def _reasons(p: Pattern) -> tuple[Said, ...]:
+    return (Note("pattern", (("name", p.name),)), *p.reasons)
+
+
+def _name(b: _Builder, chart: Chart, found: Patterns) -> None:
+    """(1) The 課名: ¶139's framing once, then the verse of each method pattern."""
+    held = [p for p in found.held if p.name in _NAME_PATTERNS]
+    framing = b.unit("pattern.卦名")
+    if framing is not None:
+        t = chart.transmissions
+        name = (
+            Note("name", (("method", t.method),))
+            if t.frame is None or t.frame.name == t.method.name
+            else (Note("name_framed", (("frame", t.frame), ("method", t.method))))
+        )
+        b.add(Entry(Section.課名, Role.課体, None, framing, (name,)))
+    # Several names may share one verse (伏吟 and 自信, 八専 and 帷簿): one entry says all their reasons.
+    verses: dict[str, tuple[Unit, list[Said]]] = {}
+    for p in held:
+        unit = b.texts.pattern(p.name.name)
+        if unit is None:
+            b.add(Entry(Section.課名, Role.課体, None, None, (*_reasons(p), Note("no_verse", (("name", p.name),)))))
+            continue
+        said = verses.setdefault(unit.id, (unit, []))[1]
+        said.extend(p.reasons)
+        if p.name is PatternName.伏吟:
+            said.append(_hidden_chant_search(chart))
+    for unit, said in verses.values():
+        b.add(Entry(Section.課名, Role.課体, None, unit, tuple(said)))
+
+
+def _hidden_chant_search(chart: Chart) -> Note:
+    """¶147 on 伏吟: what is lost or fled is near — 「貴順支前一位尋之；貴逆支後一位尋之」."""
+    day = chart.day.branch
+    if chart.generals.clockwise:
+        return Note("hidden_chant_search_順", (("branch", day), ("place", day + 1)))
+    return Note("hidden_chant_search_逆", (("branch", day), ("place", day - 1)))
+
+
+def _step_facts(chart: Chart, facts: Facts, index: int) -> tuple[Note, ...]:
+    step, known = chart.steps[index], facts.steps[index]
+    notes: list[Note] = [Note("kin", (("branch", step.branch), ("kin", step.kin)))]
+    if known.vigour is not None:
+        notes.append(Note("vigour", (("branch", step.branch), ("vigour", known.vigour))))
+    if step.void:
+        notes.append(Note("void", (("branch", step.branch),)))
+    elif step.hidden_stem is not None:
+        notes.append(Note("hidden_stem", (("branch", step.branch), ("stem", step.hidden_stem))))
+    return tuple(notes)
+
+
+def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, opening: bool) -> None:
+    step = chart.steps[index]
+    position = step.position
+    general, ground = step.general, step.ground
+    rides = Note("rides", (("position", position), ("branch", step.branch), ("general", general), ("ground", ground)))
+    if opening:
+        unit = b.texts.general(general.name)
+        excluded = unit is not None and ground.name in unit.excludes
+        notes: tuple[Said, ...] = (rides,)
+        if excluded:
+            notes += (Note("excluded", (("general", general), ("ground", ground))),)
+        b.add(Entry(section, Role.天将, position, unit, notes, excluded))
+    on = b.texts.general_on(general.name, ground)
+    if on is not None:
+        b.add(
+            Entry(
+                section,
+                Role.所臨,
+                position,
+                on,
+                (Note("stands_on", (("general", general), ("ground", ground))),),
+                names=_names_for(on, ground),
+            )
+        )
+    elif general is General.天空:
+        b.add(Entry(section, Role.所臨, position, None, (Note("no_line_天空", (("ground", ground),)),)))
+    else:
+        b.add(
+            Entry(section, Role.所臨, position, None, (Note("no_line_on", (("general", general), ("ground", ground))),))
+        )
+
+
+def _names_for(unit: Unit, ground: Branch) -> tuple[str, ...]:
+    """The name the line gives the general on ``ground`` — only that branch's own (升堂 or 入室)."""
+    name = unit.name_on(ground)
+    return (name,) if name is not None else unit.names
+
+
+def _initial(b: _Builder, chart: Chart, facts: Facts) -> None:
+    """(2) The 發用: its general and name line, then what is stated of it."""
+    _general_entries(b, chart, 0, Section.發用, opening=True)
+    b.entries.append(Entry(Section.發用, Role.天将, Position.初伝, None, _step_facts(chart, facts, 0)))
+
+
+def _day(b: _Builder, chart: Chart) -> None:
+    """(3) 干上神 and 支上神 with the day (¶39 「先明日辰」), by the 六親 relation of their elements."""
+    stem, branch = chart.day.stem, chart.day.branch
+    notes: tuple[Said, ...] = (
+        Note(
+            "seat",
+            (
+                ("seat", Seat.干上神),
+                ("upper", chart.stem_upper),
+                ("general", chart.generals.on(chart.stem_upper)),
+                ("lower", stem),
+                ("kin", kin(stem.element, chart.stem_upper.element)),
+            ),
+        ),
+        Note(
+            "seat",
+            (
+                ("seat", Seat.支上神),
+                ("upper", chart.branch_upper),
+                ("general", chart.generals.on(chart.branch_upper)),
+                ("lower", branch),
+                ("kin", kin(branch.element, chart.branch_upper.element)),
+            ),
+        ),
+    )
+    b.add(Entry(Section.干支, Role.干支, None, b.unit("procedure.日辰"), notes))
+
+
+def _caveats(chart: Chart, facts: Facts) -> tuple[Note, ...]:
+    initial = facts.initial
+    notes: list[Note] = []
+    if initial.void:
+        notes.append(Note("caveat_void", (("branch", initial.branch),)))
+    if initial.vigour in (Vigour.囚, Vigour.死):
+        assert initial.vigour is not None
+        notes.append(Note("caveat_weak", (("branch", initial.branch), ("vigour", initial.vigour))))
+    return tuple(notes)
+
+
+def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
+    """(4) The other named 課体, a shared fact said once, with caveats on a void or weak 初伝."""
+    caveats = _caveats(chart, facts)
+    said: dict[tuple[Rule, tuple[tuple[str, Value], ...]], PatternName] = {}
+    for p in found.held:
+        if p.name in _NAME_PATTERNS:
+            continue
+        notes: list[Said] = [Note("pattern", (("name", p.name),))]
+        for why in p.reasons:
+            # 龍首 and 富貴 both hold because 貴人 rides the 初伝: say the fact once, point back.
+            fact = (Rule.P_富貴 if why.rule is Rule.P_龍首_NOBLE else why.rule, why.values)
+            if fact in said:
+                notes.append(Note("same_fact", (("name", said[fact]),)))
+            else:
+                said[fact] = p.name
+                notes.append(why)
+        if p.name in _ON_INITIAL:
+            notes += caveats
+        unit = b.texts.pattern(p.name.name)
+        if unit is None:
+            notes.append(Note("no_verse", (("name", p.name),)))
+        b.add(Entry(Section.課体, Role.課体, None, unit, tuple(notes)))
+    for u in found.undecided:
+        b.entries.append(
+            Entry(
+                Section.課体, Role.課体, None, None, (Note("undecided", (("name", u.name), ("needs", u.needs))), u.why)
+            )
+        )
+
+
+def _later(b: _Builder, chart: Chart) -> None:
+    """(5) 中伝 and 末伝: name lines; a repeated 伝 points back instead of quoting again."""
+    for index in (1, 2):
+        step = chart.steps[index]
+        earlier = next((s.position for s in chart.steps[:index] if s.branch == step.branch), None)
+        if earlier is not None:
+            b.entries.append(
+                Entry(
+                    Section.中末,
+                    Role.所臨,
+                    step.position,
+                    None,
+                    (Note("same_as", (("position", step.position), ("earlier", earlier))),),
+                    same_as=earlier,
+                )
+            )
+            continue
+        _general_entries(b, chart, index, Section.中末, opening=step.general not in _INITIAL_ONLY)
+        if step.void:
+            b.entries.append(
+                Entry(Section.中末, Role.天将, step.position, None, (Note("void", (("branch", step.branch),)),))
+            )
+
+
+def _method(b: _Builder, chart: Chart) -> None:
+    """(6) How the 初伝 was taken: the 賦 verse, its annotation, and the trace."""
+    t = chart.transmissions
+    ids = (*_FRAME_UNITS.get(t.frame, ()), *_METHOD_UNITS[t.method]) if t.frame is not None else _METHOD_UNITS[t.method]
+    frame_ids = set(_FRAME_UNITS.get(t.frame, ())) if t.frame is not None else set()
+    first = True
+    for unit_id in dict.fromkeys(ids):
+        unit = b.unit(unit_id)
+        if unit is None:
+            continue
+        notes: tuple[Said, ...] = (Note("method", (("method", t.method),)),) if first else ()
+        if first and t.method in _NO_RULE_LINE:
+            notes += (Note("no_rule_line", (("method", t.method),)),)
+        b.add(Entry(Section.取法, Role.課格 if unit_id in frame_ids else Role.課法, None, unit, notes))
+        first = False
+    b.entries.append(Entry(Section.取法, Role.課法, None, None, t.trace))

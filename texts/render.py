@@ -1,42 +1,68 @@
-"""The chart as text for a terminal: the 天地盤 as the usual square ring, 四課, 三伝, trace."""
+"""The chart as text for a terminal, in the reader's language: the 天地盤 ring, 四課, 三伝, 課体, trace.
+
+>>> from engine import cast_classical
+>>> print(ring(cast_classical("甲子", "亥", "午")))
+│合戌│雀亥│蛇子│貴丑│
+│勾酉│　　│　　│后寅│
+│龍申│　　│　　│陰卯│
+│空未│虎午│常巳│玄辰│
+"""
 
 from __future__ import annotations
 
-from .chart import Chart
-from .facts import Facts, facts
-from .patterns import Patterns, classify
-from .symbols import Branch
+from engine.chart import Chart
+from engine.facts import Facts, facts
+from engine.patterns import Patterns, classify
+from engine.symbols import Branch
 
-# One-character names of the generals, as printed on a 天地盤.
-ABBREVIATIONS = {
-    "貴人": "貴", "騰蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍",
-    "天空": "空", "白虎": "虎", "太常": "常", "玄武": "玄", "太陰": "陰", "天后": "后",
-}
+from .explain import chart_name, explain, show
+from .words import Lang, text
 
 # 地盤 positions of the square ring, read row by row (south at the top, as printed in the books).
 _RING_ROWS = ("巳午未申", "辰  酉", "卯  戌", "寅丑子亥")
-_NUMERALS = "一二三四"
 _SPACE = "\u3000"  # a full-width space keeps CJK columns aligned
 _BLANK = _SPACE * 2  # one empty cell
 
 
-def heading(chart: Chart) -> str:
-    """One line naming the chart: day, hour, 月将 and, for an instant, the moment and zone."""
-    head = f"{chart.day}日 {chart.hour}時 月将{chart.yuejiang}  課名 {chart.transmissions.name}"
+def heading(chart: Chart, lang: Lang) -> str:
+    """The chart's name line and, for an instant, the moment, zone, pillars and 中気."""
+    head = text(
+        "render.heading",
+        lang,
+        day=chart.day,
+        hour=chart.hour,
+        yuejiang=chart.yuejiang,
+        name=chart_name(chart.transmissions, lang),
+    )
     m = chart.moment
     if m is None:
         return head
-    override = "" if chart.yuejiang == m.yuejiang else f"（暦では{m.yuejiang}、指定で{chart.yuejiang}）"
+    override = (
+        "" if chart.yuejiang == m.yuejiang else text("render.override", lang, calendar=m.yuejiang, given=chart.yuejiang)
+    )
     return (
-        f"{head}\n{m.local:%Y-%m-%d %H:%M} {m.zone} ({m.local.tzname()})  "
-        f"年{m.year} 月{m.month} 日{m.day} 時{m.hour}  "
-        f"中気 {m.principal_term.name} {m.principal_term.instant:%Y-%m-%d %H:%M:%S} UTC{override}"
+        head
+        + "\n"
+        + text(
+            "render.moment",
+            lang,
+            local=f"{m.local:%Y-%m-%d %H:%M}",
+            zone=m.zone,
+            abbreviation=m.local.tzname(),
+            year=m.year,
+            month=m.month,
+            day=m.day,
+            hour=m.hour,
+            term=m.principal_term.name,
+            instant=f"{m.principal_term.instant:%Y-%m-%d %H:%M:%S}",
+        )
+        + override
     )
 
 
 def ring(chart: Chart) -> str:
-    """The 天地盤: each cell is the general's one-character name and the 天盤 branch; a cell's
-    place in the square is its 地盤 branch."""
+    """The 天地盤: each cell is the general's one-character form and the 天盤 branch; a cell's place
+    in the square is its 地盤 branch."""
     lines = []
     for row in _RING_ROWS:
         cells = []
@@ -45,69 +71,101 @@ def ring(chart: Chart) -> str:
                 cells.append(_BLANK)
                 continue
             ground = Branch[ch]
-            heaven = chart.plate.up(ground)
-            cells.append(ABBREVIATIONS[chart.generals.over(ground)] + str(heaven))
+            cells.append(chart.generals.over(ground).short + str(chart.plate.up(ground)))
         lines.append("│" + "│".join(cells) + "│")
     return "\n".join(lines)
 
 
-def lessons(chart: Chart) -> str:
+def lessons(chart: Chart, lang: Lang) -> str:
     """四課 in the book's order, right to left: 四 三 二 一."""
     order = list(reversed(chart.lessons))
-    generals = [ABBREVIATIONS[chart.generals.on(x.upper)] for x in order]
-    return "\n".join((
-        "四課  " + " ".join(f"{_NUMERALS[x.number - 1]}課" for x in order),
-        "天将  " + " ".join(g + _SPACE for g in generals),
-        "上神  " + " ".join(f"{x.upper}{_SPACE}" for x in order),
-        "下神  " + " ".join(f"{x.lower}{_SPACE}" for x in order),
-        "剋賊  " + " ".join((x.relation or _SPACE) + _SPACE for x in order),
-    ))
+    numerals = text("render.numerals", lang)
+    rows = (
+        (
+            text("render.lessons", lang),
+            [text("render.lesson_number", lang, number=numerals[x.number - 1]) for x in order],
+        ),
+        (text("render.general_row", lang), [chart.generals.on(x.upper).short + _SPACE for x in order]),
+        (text("render.upper_row", lang), [f"{x.upper}{_SPACE}" for x in order]),
+        (text("render.lower_row", lang), [f"{x.lower}{_SPACE}" for x in order]),
+        (
+            text("render.relation_row", lang),
+            [(show(x.relation, lang) if x.relation else _SPACE) + _SPACE for x in order],
+        ),
+    )
+    return "\n".join(f"{label}  " + " ".join(cells) for label, cells in rows)
 
 
-def transmissions(chart: Chart, known: Facts | None = None) -> str:
-    """三伝 with their 天将, 遁干, 六親, 旺相休囚死 (when the month is known) and 空亡 mark."""
+def transmissions(chart: Chart, known: Facts, lang: Lang) -> str:
+    """三伝 with 遁干, 天将, 六親, 旺相休囚死 (when the month is known) and the 空亡 mark."""
     rows = []
-    for i, step in enumerate(chart.steps):
+    for step, fact in zip(chart.steps, known.steps, strict=True):
         stem = str(step.hidden_stem) if step.hidden_stem is not None else _SPACE
-        vigour = known.steps[i].vigour if known is not None else None
-        mark = " 空" if step.void else ""
+        vigour = f"  {show(fact.vigour, lang)}" if fact.vigour is not None else ""
+        mark = f" {text('render.void_mark', lang)}" if step.void else ""
         rows.append(
-            f"{step.position}  {stem}{step.branch}  {step.general}  {step.kin}"
-            f"{'  ' + vigour if vigour else ''}  (地盤{step.ground}){mark}"
+            f"{show(step.position, lang)}  {stem}{step.branch}  {show(step.general, lang)}  {show(step.kin, lang)}"
+            f"{vigour}  ({text('render.ground', lang, branch=step.ground)}){mark}"
         )
     return "\n".join(rows)
 
 
-def derived(known: Facts) -> str:
-    """驛馬, 丁神, 天馬, 太歳, 月建 (and 本命/行年 when given) on one line; unknowns are left out."""
-    items = [("驛馬", known.travel_horse), ("丁神", known.ding), ("天馬", known.heavenly_horse),
-             ("太歳", known.year), ("月建", known.month), ("本命", known.natal), ("行年", known.walking_year)]
-    return "  ".join(f"{label}{value}" for label, value in items if value is not None)
+def derived(known: Facts, lang: Lang) -> str:
+    """驛馬, 丁神, and 天馬, 太歳, 月建, 本命, 行年 where known, on one line."""
+    parts = [text("render.derived", lang, horse=known.travel_horse, ding=known.ding)]
+    for key, value in (
+        ("heavenly_horse", known.heavenly_horse),
+        ("year", known.year),
+        ("month", known.month),
+        ("natal", known.natal),
+        ("walking", known.walking_year),
+    ):
+        if value is not None:
+            parts.append(text(f"render.{key}", lang, branch=value))
+    return "  ".join(parts)
 
 
-def patterns(found: Patterns) -> str:
+def patterns(found: Patterns, lang: Lang) -> str:
     """課体 that hold, with their reasons, then those an input is missing for."""
-    lines = [f"  {p.reason}" for p in found.held]
-    lines += [f"  （{u.reason}）" for u in found.undecided]
-    return "課体\n" + "\n".join(lines) if lines else "課体 なし"
+    lines = [
+        f"  {show(p.name, lang)}: " + text("list.sep", lang).join(explain(w, lang, with_seed=False) for w in p.reasons)
+        for p in found.held
+    ]
+    lines += [
+        "  " + text("render.undecided", lang, name=show(u.name, lang), why=explain(u.why, lang, with_seed=False))
+        for u in found.undecided
+    ]
+    if not lines:
+        return text("render.patterns_none", lang)
+    return text("render.patterns", lang) + "\n" + "\n".join(lines)
 
 
-def render_text(chart: Chart, *, with_trace: bool = True, known: Facts | None = None) -> str:
+def trace(chart: Chart, lang: Lang) -> str:
+    return text("render.trace", lang) + "\n" + "\n".join(f"  {explain(w, lang)}" for w in chart.transmissions.trace)
+
+
+def render_text(chart: Chart, lang: Lang = "ja", *, with_trace: bool = True, known: Facts | None = None) -> str:
     """The whole chart as a terminal shows it; ``known`` passes facts derived with birth data."""
     known = known if known is not None else facts(chart)
     g = chart.generals
     parts = [
-        heading(chart),
-        f"旬空 {''.join(map(str, chart.void))}  "
-        f"貴人 {g.noble}（{'晝' if g.daytime else '夜'}・{'順' if g.clockwise else '逆'}）",
-        "天地盤（マスの位置が地盤、中は天将と天盤）",
+        heading(chart, lang),
+        text(
+            "render.void_noble",
+            lang,
+            void="".join(map(str, chart.void)),
+            noble=g.noble,
+            daytime=text("render.day" if g.daytime else "render.night", lang),
+            direction=text("render.clockwise" if g.clockwise else "render.counter", lang),
+        ),
+        text("render.ring", lang),
         ring(chart),
-        lessons(chart),
-        f"三伝  {chart.transmissions.name}",
-        transmissions(chart, known),
-        derived(known),
-        patterns(classify(chart, known)),
+        lessons(chart, lang),
+        f"{text('render.transmissions', lang)}  {chart_name(chart.transmissions, lang)}",
+        transmissions(chart, known, lang),
+        derived(known, lang),
+        patterns(classify(chart, known), lang),
     ]
     if with_trace:
-        parts.append("理由\n" + "\n".join(f"  {line}" for line in chart.transmissions.trace))
+        parts.append(trace(chart, lang))
     return "\n".join(parts)

@@ -1,19 +1,37 @@
-"""Reading the moment a user types (``/cast when:``) into an aware datetime.
+"""Reading the moment a user types (``liuren cast --at``, ``/cast when:``) into an aware datetime.
 
-``parse_when`` is pure: it is given the zone and the current instant, so tests need no clock.
+The project's one moment parser: the CLI and the bot accept exactly the same forms. ``parse_when``
+is pure: it is given the zone and the current instant, so tests need no clock. Zones are read by
+the project's one zone parser, :func:`engine.calendar.zone`.
+
+    >>> from datetime import datetime, UTC
+    >>> parse_when("2026年11月29日 14時", "Asia/Tokyo", datetime(2026, 1, 1, tzinfo=UTC)).isoformat()
+    '2026-11-29T14:00:00+09:00'
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
+from collections.abc import Mapping
 from datetime import UTC, datetime, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from dateutil import parser as dateutil_parser  # type: ignore[import-untyped,unused-ignore]
 
-FIRST_YEAR = 1900
-LAST_YEAR = 2100
+from engine.calendar import CalendarError
+from engine.calendar import zone as calendar_zone
+from engine.terms import FIRST_YEAR, LAST_YEAR
+
+# The zone a moment is read in when nobody names one: $LIUREN_TZ, else Japan (the readers' default).
+DEFAULT_ZONE = "Asia/Tokyo"
+
+
+def default_zone(environ: Mapping[str, str] | None = None) -> str:
+    """``$LIUREN_TZ`` when set (and not blank), else :data:`DEFAULT_ZONE`."""
+    env = os.environ if environ is None else environ
+    return (env.get("LIUREN_TZ") or "").strip() or DEFAULT_ZONE
 
 # What a user may type; shown verbatim in every error so the reply says how to fix the input.
 ACCEPTED_FORMS: tuple[str, ...] = (
@@ -31,8 +49,9 @@ NOW_WORDS = frozenset({"now", "今", "いま", "現在", "现在", "今すぐ"})
 class WhenError(ValueError):
     """The text is not a moment this bot can cast for.
 
-    ``reason`` is one of ``"unreadable"``, ``"no_time"``, ``"range"``, ``"zone"``; the message
-    always lists ``ACCEPTED_FORMS`` so a user can correct the input.
+    ``reason`` is one of ``"unreadable"``, ``"no_time"``, ``"range"``, ``"zone"``, ``"abbreviation"``
+    (a zone abbreviation that disagrees with the zone); the message always lists ``ACCEPTED_FORMS`` so a
+    user can correct the input. Readers see it through the presentation layer, by ``reason``.
     """
 
     def __init__(self, text: str, reason: str, detail: str) -> None:
@@ -44,11 +63,16 @@ class WhenError(ValueError):
 
 
 def zone_named(name: str) -> ZoneInfo:
-    """The IANA zone called ``name``; raises ``WhenError`` (reason ``"zone"``) for an unknown one."""
+    """The IANA zone called ``name`` (any case); ``WhenError`` (reason ``"zone"``) for anything else."""
     try:
-        return ZoneInfo(name.strip())
-    except (ZoneInfoNotFoundError, ValueError) as error:
-        raise WhenError(name, "zone", f"unknown time zone {name!r}: give an IANA name such as Asia/Tokyo") from error
+        return calendar_zone(name)
+    except CalendarError as error:
+        raise WhenError(name, "zone", str(error)) from error
+
+
+# A zone abbreviation typed after the time ("14:00 JST"); UTC/GMT/Z are offsets, not abbreviations.
+_ABBREVIATION = re.compile(r"(?<![A-Za-z])([A-Z]{2,5})$")
+_NOT_ABBREVIATIONS = frozenset({"UTC", "GMT", "Z", "UT", "AM", "PM"})
 
 
 _PM = re.compile(r"午後\s*(\d{1,2})(?=時)")
@@ -90,6 +114,10 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     text = _normalize(text)
     if not text or text.lower() in NOW_WORDS:
         return local_now
+    found = _ABBREVIATION.search(text)
+    abbreviation = found.group(1) if found is not None and found.group(1) not in _NOT_ABBREVIATIONS else None
+    if found is not None and abbreviation is not None:
+        text = text[: found.start()].strip()
     if not any(c.isdigit() for c in text):
         raise WhenError(raw, "unreadable", f"cannot read {raw!r} as a date and time")
     if not _HAS_CLOCK.search(text):
@@ -102,10 +130,16 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     if not FIRST_YEAR <= parsed.year <= LAST_YEAR:
         raise WhenError(raw, "range", f"{raw!r} is outside the years {FIRST_YEAR}–{LAST_YEAR}")
     if parsed.tzinfo is not None:
+        if abbreviation is not None:
+            raise WhenError(raw, "abbreviation", f"{raw!r} has both an offset and the abbreviation {abbreviation}")
         result = parsed.astimezone(tz)
     else:
         # Round-trip through UTC so a clock time inside a DST gap lands on a real instant.
         result = parsed.replace(tzinfo=tz).astimezone(UTC).astimezone(tz)
+        if abbreviation is not None and abbreviation != result.tzname():
+            # An abbreviation is only a check on the zone: it must name the zone's own time then.
+            raise WhenError(raw, "abbreviation", f"{raw!r} says {abbreviation} but {tz} keeps {result.tzname()} "
+                            "then: give the zone name (tz) instead of an abbreviation")
     if not FIRST_YEAR <= result.year <= LAST_YEAR:
         raise WhenError(raw, "range", f"{raw!r} is outside the years {FIRST_YEAR}–{LAST_YEAR}")
     return result

@@ -1,0 +1,96 @@
+"""Reasons (``engine.reasons.Why``) written out in the reader's language.
+
+The engine records *what* decided each step; this module is the one place that turns those values
+into sentences, from the templates in ``texts/locales/<lang>/why.toml``.
+
+    >>> from engine import cast_classical
+    >>> chart = cast_classical("甲子", "亥", "午")
+    >>> explain(chart.transmissions.trace[-1], "ja")
+    '相因: 初伝子の上に巳＝中伝、巳の上に戌＝末伝 (¶51)'
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from engine.reasons import Why
+from engine.symbols import Pillar
+from engine.terms import Relation
+from engine.transmissions import Transmissions
+
+from .words import Lang, text, words
+
+
+def show(value: object, lang: Lang) -> str:
+    """One value of a reason as ``lang`` writes it: a term by its word, a list joined, a number."""
+    if isinstance(value, Enum):
+        return term(value, lang)
+    if isinstance(value, tuple):
+        if value and isinstance(value[0], tuple):
+            return text("why.item_sep", lang).join(_item(v, lang) for v in value)
+        return text("list.sep", lang).join(show(v, lang) for v in value)
+    if isinstance(value, Pillar | int | str):
+        return str(value)
+    raise TypeError(f"cannot show {value!r} in a reason")
+
+
+def _item(value: tuple[object, ...], lang: Lang) -> str:
+    """A compound value: a lesson ``(number, upper, lower, relation)`` or a depth ``(branch, n)``."""
+    if len(value) == 4:
+        number, upper, lower, relation = value
+        words = text(f"why.lesson_{relation.name}" if isinstance(relation, Relation) else "why.lesson_none", lang)
+        return text("why.lesson", lang, number=number, upper=show(upper, lang), lower=show(lower, lang), relation=words)
+    branch, depth = value
+    return text("why.depth", lang, branch=show(branch, lang), depth=depth)
+
+
+_TERMS: dict[Lang, dict[tuple[type[Enum], str], str]] = {}
+
+
+def term(value: Enum, lang: Lang) -> str:
+    """A domain term as ``lang`` writes it (``Position.初伝`` → 初伝 / 初傳 / 初传 / initial).
+
+    Terms without an entry (branches, stems) are their characters in every language.
+    """
+    table = _TERMS.get(lang)
+    if table is None:
+        table = _TERMS[lang] = _term_table(lang)
+    return table.get((type(value), value.name), value.name)
+
+
+def _term_table(lang: Lang) -> dict[tuple[type[Enum], str], str]:
+    """``term.<Enum>.<name>`` words of ``lang``, keyed by (enum class, member name) for a fast lookup."""
+    from engine import facts, symbols, terms
+
+    classes = {cls.__name__: cls for module in (terms, symbols, facts) for cls in vars(module).values()
+               if isinstance(cls, type) and issubclass(cls, Enum)}
+    table: dict[tuple[type[Enum], str], str] = {}
+    for key, word in words()[lang].items():
+        parts = key.split(".")
+        if len(parts) == 3 and parts[0] == "term" and parts[1] in classes:
+            table[(classes[parts[1]], parts[2])] = word
+    return table
+
+
+def chart_name(transmissions: Transmissions, lang: Lang) -> str:
+    """The 課名 in the reader's script: 元首, 反吟・重審 (ja), 反吟·重審 (zh) …"""
+    method = term(transmissions.method, lang)
+    frame = transmissions.frame
+    if frame is None or frame.name == transmissions.method.name:
+        return method
+    return term(frame, lang) + text("list.name_sep", lang) + method
+
+
+def cite(seed: tuple[int, ...], lang: Lang) -> str:
+    """`` (¶51, ¶55)``, or nothing where the seed is silent."""
+    if not seed:
+        return ""
+    items = text("cite.sep", lang).join(text("cite.item", lang, n=n) for n in seed)
+    return text("cite.wrap", lang, items=items)
+
+
+def explain(why: Why, lang: Lang, *, with_seed: bool = True) -> str:
+    """The reason as one sentence in ``lang``, citing its seed ¶ unless ``with_seed`` is false."""
+    values = {name: show(value, lang) for name, value in why.values}
+    sentence = text(f"why.{why.rule.value}", lang, **values)
+    return sentence + cite(why.seed, lang) if with_seed else sentence

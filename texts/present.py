@@ -1,0 +1,103 @@
+"""A reading written out for a reader: the one place its notes become sentences.
+
+Everything here takes a :class:`~texts.reading.Reading` (or one of its notes) and a language and
+returns text; the terminal (``liuren``) and the bot (bot/embeds.py) both build on it. The classical
+original is always shown as written; the seed's Japanese translation is shown beside it for readers
+of Japanese and English (Chinese readers read the original).
+
+    >>> from engine import cast_classical
+    >>> from texts.reading import read
+    >>> reading = read(cast_classical("甲子", "亥", "午"))
+    >>> say(reading.entries[0].notes[0], "ja")
+    '課名 知一'
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from functools import lru_cache
+
+from engine.reasons import Why
+
+from .corpus import Unit
+from .explain import explain, show
+from .reading import Entry, Note, Reading, Said, Section
+from .words import Lang, text
+
+
+def shows_translation(lang: Lang) -> bool:
+    """The seed's translation is Japanese: shown to readers of Japanese and English, not Chinese."""
+    return lang in ("ja", "en")
+
+
+@lru_cache(maxsize=1 << 16)
+def say(item: Said, lang: Lang) -> str:
+    """One note or reason of a reading as a sentence in ``lang`` (notes are values: each is written once)."""
+    if isinstance(item, Why):
+        return explain(item, lang)
+    values = {name: show(value, lang) for name, value in item.values}
+    return text(f"reading.{item.key}", lang, **values)
+
+
+def section_title(section: Section, lang: Lang) -> str:
+    return text(f"reading.section.{section.name}", lang)
+
+
+def role_label(entry: Entry, lang: Lang) -> str:
+    """The entry's role, with the 伝 it is about: ``初伝 天将``, ``課体``…"""
+    role = text(f"reading.role.{entry.role.name}", lang)
+    return role if entry.position is None else f"{show(entry.position, lang)} {role}"
+
+
+def original(unit: Unit) -> str:
+    """The classical original as the seed writes it, with the corpus's editorial marks shown
+    (a broken character's emendation as 〔…〕): never silently repaired."""
+    return unit.display_original
+
+
+def translation(unit: Unit) -> str:
+    """The seed's Japanese translation, with its editorial marks (a slip followed by 〔ママ〕)."""
+    return unit.display_translation
+
+
+def seed_lines(unit: Unit) -> str:
+    return ",".join(f"¶{n}" for n in unit.lines)
+
+
+def notes(entry: Entry, lang: Lang) -> list[str]:
+    """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
+    said = [say(n, lang) for n in entry.notes]
+    if entry.names:
+        said.append(text("reading.name_of", lang, names=text("list.sep", lang).join(entry.names)))
+    if entry.unit is None and any(isinstance(n, Note) and n.key in _STATED for n in entry.notes):
+        said.append(text("reading.stated", lang))
+    return said
+
+
+_STATED = frozenset({"kin", "vigour", "void", "hidden_stem", "seat"})
+
+
+def render_reading(reading: Reading, lang: Lang) -> str:
+    """The reading for a terminal: section by section, each line's original with the translation
+    under it (for ja/en), and what the reading says with it."""
+    lines = [text("reading.title", lang)]
+    current: Section | None = None
+    for entry in reading.entries:
+        if entry.section is not current:
+            current = entry.section
+            lines.append(f"■ {section_title(current, lang)}")
+        said = notes(entry, lang)
+        if entry.unit is None:
+            lines.extend(f"  {text('reading.bullet', lang)}{s}" for s in said)
+            continue
+        unit = entry.unit
+        lines.append(f"  【{role_label(entry, lang)}】 {original(unit)}  ({seed_lines(unit)})")
+        if shows_translation(lang) and unit.translation:
+            lines.append(f"      {translation(unit)}")
+        lines.extend(f"      ※ {s}" for s in said)
+    return "\n".join(lines)
+
+
+def term_name(value: Enum, lang: Lang) -> str:
+    """A term's word in ``lang`` (re-exported for the bot and the picture)."""
+    return show(value, lang)

@@ -1,0 +1,143 @@
+"""The project's own words in every language it speaks, as validated data.
+
+Every file ``texts/locales/<lang>/<domain>.toml`` holds ``key = "template"`` pairs (nested tables
+flatten to dotted keys: ``[term.Position]`` ``"初伝" = …`` is ``term.Position.初伝``). At load every
+key must exist in every language with the same ``{placeholders}``; a file that breaks this stops
+the load with :class:`WordsError` naming the file and key, the way the corpus is checked.
+
+    >>> text("language.name", "en")
+    'English'
+    >>> language_of("zh-CN"), language_of("fr"), language_of(None)
+    ('zh-CN', 'en', 'ja')
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from collections.abc import Mapping
+from enum import IntEnum
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+Lang = Literal["ja", "en", "zh-TW", "zh-CN"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
+DEFAULT_LANG: Lang = "ja"
+LOCALES = Path(__file__).with_name("locales")
+
+# Which language a locale tag reads. Japanese is the project's default (its readers read the seed's
+# Japanese translation); any other tag we have no words for reads English, the widest second language.
+_BY_TAG: dict[str, Lang] = {
+    "ja": "ja",
+    "ja-jp": "ja",
+    "en": "en",
+    "en-us": "en",
+    "en-gb": "en",
+    "zh": "zh-CN",
+    "zh-cn": "zh-CN",
+    "zh-hans": "zh-CN",
+    "zh-sg": "zh-CN",
+    "zh-tw": "zh-TW",
+    "zh-hant": "zh-TW",
+    "zh-hk": "zh-TW",
+    "zh-mo": "zh-TW",
+}
+
+
+class WordsError(ValueError):
+    """A locale file that is missing, unreadable, or disagrees with the others."""
+
+
+def language_of(tag: str | None) -> Lang:
+    """The language for a locale tag such as ``"zh-TW"`` or ``"en-US"``.
+
+    ``None`` (nobody asked) reads the default, Japanese; a tag we have no words for reads English.
+    """
+    if tag is None or not tag.strip():
+        return DEFAULT_LANG
+    key = tag.strip().replace("_", "-").lower()
+    return _BY_TAG.get(key) or _BY_TAG.get(key.split("-")[0], "en")
+
+
+def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str], where: Path) -> None:
+    for key, value in table.items():
+        full = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            _flatten(value, f"{full}.", out, where)
+        elif isinstance(value, str):
+            if full in out:
+                raise WordsError(f"{where}: key {full!r} is defined twice")
+            out[full] = value
+        else:
+            raise WordsError(f"{where}: {full!r} must be a string, not {type(value).__name__}")
+
+
+def _fields(template: str, where: str) -> frozenset[str]:
+    try:
+        return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)
+    except ValueError as error:
+        raise WordsError(f"{where}: bad template {template!r}: {error}") from None
+
+
+def load(root: Path = LOCALES) -> dict[Lang, dict[str, str]]:
+    """Every language's words, checked: the same keys and the same placeholders everywhere."""
+    words: dict[Lang, dict[str, str]] = {}
+    for lang in LANGS:
+        folder = root / lang
+        files = sorted(folder.glob("*.toml"))
+        if not files:
+            raise WordsError(f"{folder}: no locale files for {lang}")
+        table: dict[str, str] = {}
+        for path in files:
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as error:
+                raise WordsError(f"{path}: {error}") from None
+            _flatten(data, "", table, path)
+        words[lang] = table
+    base = words[DEFAULT_LANG]
+    for lang in LANGS:
+        table = words[lang]
+        missing = sorted(base.keys() - table.keys())
+        extra = sorted(table.keys() - base.keys())
+        if missing or extra:
+            raise WordsError(
+                f"{root / lang}: keys differ from {DEFAULT_LANG}: missing {missing[:5]}, extra {extra[:5]}"
+                f" ({len(missing)} missing, {len(extra)} extra)"
+            )
+        for key, template in table.items():
+            want = _fields(base[key], f"{DEFAULT_LANG}:{key}")
+            got = _fields(template, f"{lang}:{key}")
+            if got != want:
+                raise WordsError(
+                    f"{root / lang}: {key!r} has placeholders {sorted(got)}, {DEFAULT_LANG} has {sorted(want)}"
+                )
+    return words
+
+
+@cache
+def words() -> dict[Lang, dict[str, str]]:
+    """The shipped words, loaded and checked once."""
+    return load()
+
+
+def has(key: str) -> bool:
+    """True when ``key`` is a known word."""
+    return key in words()[DEFAULT_LANG]
+
+
+def text(key: str, lang: Lang, /, **values: object) -> str:
+    """The template ``key`` in ``lang``, formatted with ``values``; ``KeyError`` for an unknown key."""
+    template = words()[lang][key]
+    return template.format(**values) if values else template
+
+
+def term(value: IntEnum, lang: Lang) -> str:
+    """A domain term (a member of an ``engine.terms``/``engine.symbols`` enum) as ``lang`` writes it.
+
+    Terms without an entry of their own (branches, stems) are their CJK character in every language.
+    """
+    key = f"term.{type(value).__name__}.{value.name}"
+    table = words()[lang]
+    return table.get(key, value.name)
