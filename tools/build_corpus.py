@@ -17,6 +17,9 @@ from pathlib import Path
 
 SEED = Path(__file__).resolve().parent.parent / "texts" / "seed" / "000_bc2579445fc12f06.txt"
 
+BROKEN = "\ufffd"  # what the seed has where a character was lost
+ESCAPED_BROKEN = "\\uFFFD"  # how a TOML string writes it
+
 # A marker: end of the unit's span; "" = empty span (translation-only note); None = rest of line.
 Marker = str | None
 
@@ -31,6 +34,8 @@ class Spec:
     general: str | None = None
     branches: list[str] = field(default_factory=list)
     excludes: list[str] = field(default_factory=list)
+    names_by_branch: list[tuple[str, str]] = field(default_factory=list)
+    unreachable: list[tuple[str, str]] = field(default_factory=list)
 
 
 def whole(id: str, kind: str, keys: list[str], general: str | None = None) -> Spec:
@@ -275,7 +280,7 @@ GENERAL_LINES: dict[int, tuple[str, tuple[Marker, Marker] | None, list[Clause]]]
 # Comments written above a unit in the TOML: where the seed is uneven, say so next to the data.
 COMMENTS: dict[str, str] = {
     "method.伏吟反吟": "¶75 is one verse for 伏吟 and 反吟. 自任/自信 are named only in ¶147 (pattern.伏吟);\n"
-    "# 綴瑕 (RULES §4) is not in the seed at all.",
+    "# 綴瑕 (docs/rules.md §4) is not in the seed at all.",
     "general.貴人": "¶91 has no opening line for 貴人: its own line is ¶87 天乙居中 (天乙乃貴人也).",
     "general.貴人.note": "¶93 opens with a sentence of the translation's own; it translates no classical words.",
     "general.騰蛇": "（不加…）: the branches where the opening's sense does not hold (the names still do).",
@@ -286,6 +291,119 @@ COMMENTS: dict[str, str] = {
     "pattern.卦名": "¶139–¶175, the named patterns (課体). 察微 and 昴星 have no verse here: 昴星 appears\n"
     "# only as the condition of 冬蛇掩目 and 虎視転蓬 (¶147).",
 }
+
+NAMED_ON = re.compile(r"([子丑寅卯辰巳午未申酉戌亥](?:・[子丑寅卯辰巳午未申酉戌亥])*)に臨むのを「([^」]+)」")
+# name lines whose translation quotes no name: (general, branch) → the name the original gives
+UNQUOTED_NAMES = {("太常", "亥"): "徵召", ("太常", "酉"): "券書"}  # ¶127 亥為徵召, 酉作券書
+
+
+def names_by_branch(spec: Spec, translation: str) -> list[tuple[str, str]]:
+    """(branch, name) for each branch of a name line, from the translation's 「Xに臨むのを「name」」."""
+    assert spec.general is not None
+    found = {b: name for bs, name in NAMED_ON.findall(translation) for b in bs.split("・")}
+    for (g, b), name in UNQUOTED_NAMES.items():
+        if g == spec.general and b in spec.branches:
+            found[b] = name
+    missing = [b for b in spec.branches if b not in found]
+    if missing:
+        raise SystemExit(f"{spec.id}: no name for {missing} in {translation!r}")
+    return [(b, found[b]) for b in spec.branches]
+
+
+BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
+ORDER = ("貴人", "騰蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
+CLOCKWISE = "亥子丑寅卯辰"  # ¶87: 貴人 on these 地盤 branches leads 順, on 巳午未申酉戌 逆 (docs/rules.md §5)
+EXCLUDES_AT = {"騰蛇": (95, "戌亥"), "朱雀": (99, "酉戌亥子"), "六合": (103, "申酉戌亥子")}
+
+
+def reachable_grounds(general: str) -> set[int]:
+    """The 地盤 branches (indices) ``general`` can stand on, over every place 貴人 can take."""
+    i = ORDER.index(general)
+    return {(p + i if BRANCHES[p] in CLOCKWISE else p - i) % 12 for p in range(12)}
+
+
+def unreachable_reason(general: str, branch: str) -> str:
+    i = ORDER.index(general)
+    grounds = reachable_grounds(general)
+    start = next(p for p in range(12) if p in grounds and (p - 1) % 12 not in grounds)
+    run = "".join(BRANCHES[(start + k) % 12] for k in range(len(grounds)))
+    reason = (
+        f"no chart puts {general} on {branch}: under ¶87's 順逆 rule (docs/rules.md §5) 貴人 on 亥子丑寅卯辰 leads "
+        f"the generals clockwise and on 巳午未申酉戌 counter-clockwise, so {general}, {i} "
+        f"place{'s' if i > 1 else ''} from 貴人, stands only on {run}"
+    )
+    if general in EXCLUDES_AT:
+        line, excludes = EXCLUDES_AT[general]
+        said = "names it" if branch in excludes else "leaves it out, but the rule excludes it all the same"
+        reason += f" (¶{line}'s （不加{excludes}） {said})"
+    return reason
+
+
+# Names a lookup answers to that the seed does not give the unit as its name.
+ALIASES = {"general.玄武.寅": ["入林"], "general.玄武.辰": ["失路"]}
+
+# Editorial notes (texts/corpus.py's docstring says what each kind promises). Never part of the
+# verbatim text: the display form marks them.
+NOTES: dict[str, list[dict[str, str]]] = {
+    "general.貴人": [{
+        "kind": "emendation", "field": "translation", "at": "\ufffd\ufffd", "read": "。",
+        "says": "¶89 ends in U+FFFD where one character was lost. The sentence is complete before it "
+        "and every other paragraph of the translation ends with 。: read 。.",
+    }],
+    "general.貴人.辰戌": [{
+        "kind": "emendation", "field": "translation", "at": "\ufffd\ufffd\ufffd", "read": "。",
+        "says": "¶93: one character lost (three U+FFFD, the three bytes of one character) between "
+        "怒を含む and 在下の者は, where one sentence ends and the next (¶91 下憂上辱) begins: read 。 "
+        "(a 、 would fit as well).",
+    }],
+    "general.玄武.申戌": [{
+        "kind": "emendation", "field": "translation", "at": "\ufffd\ufffd\ufffd", "read": "す",
+        "says": "¶125 賊が〔?〕でに勢いを失い renders ¶123 賊失勢 ('the thief has lost his power'); "
+        "only すでに (既に) fits before でに: read す.",
+    }],
+    "pattern.天獄": [{
+        "kind": "emendation", "field": "translation", "at": "\ufffd\ufffd", "read": "憂",
+        "says": "¶165 刑罰・罪責の〔?〕がある renders ¶163 天獄憂刑罪責 ('天獄: worry over punishment "
+        "and blame'); the character the verse gives is 憂: read 憂.",
+    }],
+    "method.昴星": [{
+        "kind": "sic", "field": "translation", "at": "遥剣", "read": "遥剋",
+        "says": "¶69 writes 遥剣 ('sword') for 遥剋: ¶67 has 況無遙克 ('let alone without even a 遙克').",
+    }],
+    "method.伏吟": [{
+        "kind": "sic", "field": "translation", "at": "剋される", "read": "刑する",
+        "says": "¶77 renders 刑 as 剋: ¶75 仍取刑為末傳 takes as 末伝 the branch the 中伝 punishes (刑, "
+        "the three 刑 ¶75 lists), while ¶77 says 剋される ('is overcome').",
+    }],
+    "general.玄武.寅": [{
+        "kind": "alias", "field": "original", "at": "入林難尋", "read": "入林",
+        "says": "¶123 愛寅兮入林難尋: the verse's own 入林 ('into the forest') is the tradition's name for "
+        "玄武 on 寅; the seed names the pair 愛寅 (¶125 「愛寅」). 騰蛇 on 未 is also 入林 (¶95).",
+    }],
+    "general.玄武.辰": [{
+        "kind": "alias", "field": "original", "at": "失路自制", "read": "失路",
+        "says": "¶123 愁辰兮失路自制: the verse's own 失路 ('losing the road') is the tradition's name for "
+        "玄武 on 辰; the seed names the pair 愁辰 (¶125 「愁辰」).",
+    }],
+}
+
+HEADER = [
+    "# 《心印賦》 (大六壬指南 巻一) cut into units. Source of truth: edit by hand, keep verbatim.",
+    "# Checked by tests/test_texts.py and tests/test_corpus_*.py against texts/seed/000_bc2579445fc12f06.txt.",
+    "#",
+    "# Fields of a [[unit]] (texts/corpus.py's docstring is the full account):",
+    "#   id, kind, keys           the unit's id, its kind, the names a lookup answers to",
+    "#   lines                    [original's seed line, translation's seed line]; one when the other is empty",
+    "#   original, translation    verbatim spans of the seed; never edited (a U+FFFD stays a U+FFFD)",
+    "#   general, branches        a general unit's general; a name line's 地盤 branch(es)",
+    "#   excludes                 an opening's （不加…） branches",
+    "#   names_by_branch          a name line's name on each of its branches (六合 升堂 on 午, 入室 on 卯)",
+    "#   aliases                  names the tradition gives that the seed does not (each with an alias note)",
+    "#   [unit.unreachable]       branch = reason: where no cast chart puts the general (¶87's 順逆 rule)",
+    "#   [[unit.notes]]           kind (emendation | sic | alias), field (original | translation), at (the",
+    "#                            seed's words, verbatim), read (what the editor reads there), says (why).",
+    "#                            emendation: at = U+FFFD run, shown as 〔read〕; sic: shown as at〔ママ〕.",
+]
 
 BRANCH_MARK = re.compile(r"（([子丑寅卯辰巳午未申酉戌亥]+)）")
 QUOTE = re.compile(r"臨むのを「([^」]+)」")  # the name, not other quotes (「鶏窓」)
@@ -341,20 +459,27 @@ def emit(
         out.append(f"branches = {toml_list(spec.branches)}")
     if spec.excludes:
         out.append(f"excludes = {toml_list(spec.excludes)}")
+    if spec.names_by_branch:
+        table = ", ".join(f"{toml_str(b)} = {toml_str(n)}" for b, n in spec.names_by_branch)
+        out.append(f"names_by_branch = {{ {table} }}")
+    if spec.id in ALIASES:
+        out.append(f"aliases = {toml_list(ALIASES[spec.id])}")
     out.append(f"original = {toml_str(original)}")
     out.append(f"translation = {toml_str(translation)}")
+    if spec.unreachable:
+        out.append("[unit.unreachable]")
+        out.extend(f"{toml_str(b)} = {toml_str(reason)}" for b, reason in spec.unreachable)
+    for note in NOTES.get(spec.id, []):
+        out.append("[[unit.notes]]")
+        # a lost character is written as the escape \uFFFD: visible in the file, the same string once parsed
+        out.extend(f"{name} = {toml_str(value).replace(BROKEN, ESCAPED_BROKEN)}" for name, value in note.items())
     out.append("")
 
 
 def main() -> None:
     seed = SEED.read_text(encoding="utf-8").split("\n")
     text = {n: seed[n - 1] for n in range(1, len(seed) + 1)}
-    out = [
-        "# 《心印賦》 (大六壬指南 巻一) cut into units. Source of truth: edit by hand, keep verbatim.",
-        "# lines = [original's seed line, translation's seed line]; one of them when the other is empty.",
-        "# Checked by tests/test_texts.py against texts/seed/000_bc2579445fc12f06.txt.",
-        "",
-    ]
+    out = [*HEADER, ""]
     for uid, o, t, keys in FRONT:
         spec = Spec(uid, "front-matter", keys, None, None)
         emit(out, spec, [o] if t is None else [o, t], text[o], "" if t is None else text[t])
@@ -373,7 +498,10 @@ def main() -> None:
                 if not spec.keys:
                     spec.keys = QUOTE.findall(t_seg)
                 spec.id = f"general.{spec.general}.{''.join(spec.branches)}"
+                spec.names_by_branch = names_by_branch(spec, t_seg)
                 spec.keys = [spec.general, *spec.branches, *spec.keys]
+                spec.unreachable = [(b, unreachable_reason(spec.general, b)) for b in spec.branches
+                                    if BRANCHES.index(b) not in reachable_grounds(spec.general)]
             elif spec.kind == "general" and "（不加" in o_seg:
                 spec.excludes = list(o_seg[o_seg.index("（不加") + 3 : o_seg.index("）", o_seg.index("（不加"))])
             lines = [n for n, seg in ((line, o_seg), (line + 2, t_seg)) if seg]
