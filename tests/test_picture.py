@@ -1,0 +1,348 @@
+"""The chart as a picture (texts/picture.py, issue 11): it decodes, draws no tofu, matches the golden
+images, is deterministic, marks what it promises, and says in words what it shows."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from collections import Counter
+from collections.abc import Iterator
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from engine import cast, cast_classical
+from engine.chart import Chart
+from engine.symbols import BRANCHES, PILLARS
+from engine.terms import General
+from texts import picture
+from texts.picture import GOLDEN_DIR, SCALE, alt_text, clear_cache, filename, golden_charts, measure, render_png
+from texts.picture_fonts import FONT_DIR, FONT_FILES, cmap
+from texts.picture_layout import (
+    CELL,
+    MARGIN,
+    MIN_TEXT,
+    RING_ROWS,
+    WIDTH,
+    Box,
+    Layout,
+    Text,
+    chart_name,
+    drawable_characters,
+    layout,
+    term,
+    texts_of,
+)
+from texts.words import LANGS, Lang, text
+
+ROOT = Path(__file__).resolve().parent.parent
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def sample_charts() -> Iterator[Chart]:
+    """Every plate and every day stem and branch, both 晝 and 夜, classical and from instants."""
+    from datetime import datetime
+
+    for i, pillar in enumerate(PILLARS):
+        for yuejiang in BRANCHES:
+            yield cast_classical(pillar, yuejiang, BRANCHES[(i + yuejiang) % 12])
+    for month in range(1, 13):
+        yield cast(datetime(2026, month, 7 + month, (month * 5) % 24, 10), "America/New_York")
+    yield cast(datetime(1900, 1, 1, 0, 30), "Europe/London")
+    yield cast(datetime(2100, 12, 31, 23, 30), "Pacific/Kiritimati")
+
+
+def _layout(chart: Chart, lang: Lang = "ja") -> Layout:
+    return layout(chart, lang, measure)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+@pytest.mark.parametrize("name", ["fuyin", "chongshen"])
+def test_png_decodes_at_twice_the_layout_size(name: str, theme: picture.Theme) -> None:
+    chart = golden_charts()[name]
+    for lang in LANGS:
+        png = render_png(chart, theme=theme, lang=lang)
+        assert png.startswith(PNG_SIGNATURE)
+        image = Image.open(BytesIO(png))
+        image.load()
+        plan = _layout(chart, lang)
+        assert image.format == "PNG"
+        assert image.size == (WIDTH * SCALE, plan.height * SCALE) == (880, plan.height * 2)
+        # Tall enough for the header, the ring, the lessons and the transmissions.
+        assert plan.height > 4 * CELL + 400
+
+
+def test_every_character_the_picture_may_draw_is_in_the_font() -> None:
+    wanted = drawable_characters()
+    assert set("子丑寅卯辰巳午未申酉戌亥甲乙丙丁戊己庚辛壬癸") <= wanted
+    assert {"傳", "传", "發", "发"} <= wanted  # the zh label files' own forms
+    for weight in FONT_FILES:
+        lacking = sorted(c for c in wanted if ord(c) not in cmap(weight))
+        assert not lacking, f"{FONT_FILES[weight]} lacks {''.join(lacking)!r}: run python tools/build_font.py"
+
+
+def test_layouts_draw_only_characters_the_font_has() -> None:
+    """Every text of every chart in every language, as laid out, is in the drawable set and the font."""
+    wanted = drawable_characters()
+    glyphs = cmap("regular") & cmap("bold")
+    drawn: set[str] = set()
+    for chart in sample_charts():
+        for lang in LANGS:
+            drawn |= set(texts_of(_layout(chart, lang).items))
+    assert not drawn - wanted, "".join(sorted(drawn - wanted))
+    assert all(ord(c) in glyphs for c in drawn)
+
+
+def test_no_text_is_smaller_than_14_px_at_display_size() -> None:
+    for chart in list(sample_charts())[::37]:
+        for lang in LANGS:
+            sizes = [item.size for item in _layout(chart, lang).items if isinstance(item, Text)]
+            assert min(sizes) >= MIN_TEXT == 14
+
+
+def test_everything_stays_inside_the_picture() -> None:
+    """Long labels (English, the longest zone names) are fitted, not cut off at the right edge."""
+    for chart in list(sample_charts())[::29]:
+        for lang in LANGS:
+            plan = _layout(chart, lang)
+            for item in plan.items:
+                if isinstance(item, Text):
+                    width = measure(item.text, item.size, item.bold)
+                    left = {"l": item.x, "m": item.x - width / 2, "r": item.x - width}[item.anchor[0]]
+                    assert left >= MARGIN - 1 and left + width <= WIDTH - MARGIN + 1, (lang, item)
+                else:
+                    assert 0 <= item.x0 <= item.x1 <= WIDTH and 0 <= item.y0 <= item.y1 <= plan.height
+
+
+def _cell_of(ground: str) -> tuple[float, float]:
+    row = next(i for i, places in enumerate(RING_ROWS) if ground in places)
+    return MARGIN + RING_ROWS[row].index(ground) * CELL, row
+
+
+def _texts_in_cell(plan: Layout, ground: str) -> list[Text]:
+    x0, row = _cell_of(ground)
+    ring_top = min(i.y0 for i in plan.items if isinstance(i, Box) and i.x1 - i.x0 == CELL == i.y1 - i.y0)
+    y0 = ring_top + row * CELL
+    return [i for i in plan.items if isinstance(i, Text) and x0 <= i.x <= x0 + CELL and y0 <= i.y <= y0 + CELL]
+
+
+@pytest.mark.parametrize("name", ["fuyin", "chongshen"])
+def test_ring_cells_show_general_heaven_and_ground_at_their_fixed_places(name: str) -> None:
+    chart = golden_charts()[name]
+    plan = _layout(chart)
+    for ground in BRANCHES:
+        cell = _texts_in_cell(plan, str(ground))
+        heaven = str(chart.plate.up(ground))
+        big = max(cell, key=lambda t: t.size)
+        assert big.text == heaven and big.bold
+        assert str(ground) in [t.text for t in cell if t.size < big.size]
+        assert str(chart.generals.over(ground)) in [t.text for t in cell]
+
+
+@pytest.mark.parametrize("name", ["fuyin", "chongshen"])
+def test_lodging_hour_and_void_are_marked(name: str) -> None:
+    chart = golden_charts()[name]
+    plan = _layout(chart)
+    stem, hour_tag, void_tag = str(chart.day.stem), text("picture.tag_hour", "ja"), text("picture.tag_void", "ja")
+    for ground in BRANCHES:
+        cell = [(t.text, t.role) for t in _texts_in_cell(plan, str(ground))]
+        assert ((stem, "badge_text") in cell) == (ground == chart.day.stem.lodging)
+        assert ((hour_tag, "badge_text") in cell) == (ground == chart.hour)
+        void = chart.plate.up(ground) in chart.void
+        assert ((void_tag, "void") in cell) == void
+        assert (str(chart.plate.up(ground)), "void" if void else "fg") in cell
+    # Each void mark: two on the ring, one per void upper of a lesson and per void 伝, one in the legend.
+    marks = sum(1 for t in plan.items if isinstance(t, Text) and (t.text, t.role) == (void_tag, "void"))
+    expected = 2 + sum(x.upper in chart.void for x in chart.lessons) + sum(s.void for s in chart.steps) + 1
+    assert marks == expected
+
+
+def test_the_initial_transmission_is_emphasised() -> None:
+    chart = cast_classical("甲子", "亥", "午")  # 初伝 not void
+    plan = _layout(chart)
+    initial = text("picture.initial", "ja")
+    title = next(t for t in plan.items if isinstance(t, Text) and t.text == text("picture.transmissions", "ja"))
+    rows = [t for t in plan.items if isinstance(t, Text) and t.y > title.y and t.size == 32]
+    assert [t.text for t in rows] == [str(s.branch) for s in chart.steps]
+    assert not chart.steps[0].void and chart.steps[2].void
+    assert [t.role for t in rows] == ["accent", "fg", "void"]
+    assert any(isinstance(t, Text) and t.text == initial and t.role == "badge_text" for t in plan.items)
+    assert sum(isinstance(b, Box) and b.fill == "accent_bg" for b in plan.items) == 1
+
+
+def test_lessons_read_right_to_left() -> None:
+    chart = golden_charts()["chongshen"]
+    plan = _layout(chart)
+    numbers = [text(f"picture.lesson_number.{n}", "ja") for n in (1, 2, 3, 4)]
+    heads = sorted((t for t in plan.items if isinstance(t, Text) and t.text in numbers and t.role == "muted"),
+                   key=lambda t: t.x)
+    assert [t.text for t in heads] == numbers[::-1]
+    uppers = sorted((t for t in plan.items if isinstance(t, Text) and t.size == 32 and t.x > 100
+                     and heads[0].y < t.y < heads[0].y + 100), key=lambda t: -t.x)
+    assert [t.text for t in uppers] == [str(x.upper) for x in chart.lessons]
+
+
+def _difference(png: bytes, golden: Path) -> tuple[float, float]:
+    """Mean absolute difference per channel (0–255) and the share of pixels that differ."""
+    new = Image.open(BytesIO(png)).convert("RGB")
+    old = Image.open(golden).convert("RGB")
+    assert new.size == old.size, f"size {new.size} != golden {old.size}"
+    diff = ImageChops.difference(new, old)
+    mean = sum(ImageStat.Stat(diff).mean) / 3
+    changed = diff.convert("L").point(lambda p: 255 if p > 24 else 0).histogram()[255] / (new.width * new.height)
+    return mean, changed
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+@pytest.mark.parametrize("name", ["fuyin", "chongshen"])
+def test_matches_the_golden_image(name: str, theme: picture.Theme) -> None:
+    """Regenerate after an intended change with: python -m texts.picture --regenerate-golden"""
+    golden = GOLDEN_DIR / f"{name}-{theme}.png"
+    mean, changed = _difference(render_png(golden_charts()[name], theme=theme, lang="ja"), golden)
+    assert mean < 0.5 and changed < 0.002, f"{golden.name}: mean diff {mean:.3f}, {changed:.2%} of pixels changed"
+
+
+def test_the_golden_comparison_sees_a_changed_picture() -> None:
+    """The tolerance is small enough that another chart of the same size, or the other theme, fails it."""
+    golden = GOLDEN_DIR / "chongshen-dark.png"
+    same_size = cast_classical("甲子", "卯", "午")  # a classical chart: the same header, so the same size
+    for png in (render_png(same_size, theme="dark", lang="ja"),
+                render_png(golden_charts()["chongshen"], theme="light", lang="ja")):
+        mean, changed = _difference(png, golden)
+        assert mean >= 0.5 or changed >= 0.002
+
+
+def test_rendering_is_deterministic() -> None:
+    chart = golden_charts()["fuyin"]
+    first = render_png(chart, theme="light", lang="zh-TW")
+    clear_cache()
+    again = render_png(chart, theme="light", lang="zh-TW")
+    assert first == again and first is not again
+
+
+def test_a_chart_already_drawn_comes_from_the_cache_and_the_cache_is_bounded() -> None:
+    clear_cache()
+    chart = golden_charts()["chongshen"]
+    first = render_png(chart)
+    assert render_png(chart) is first
+    assert render_png(chart, theme="light") is not first
+    for i in range(picture.CACHE_SIZE + 5):
+        render_png(cast_classical(PILLARS[i % 60], "子", BRANCHES[1 + i // 60]))
+    assert len(picture._CACHE) == picture.CACHE_SIZE
+    assert render_png(chart) is not first  # pushed out, drawn again
+    assert render_png(chart) == first
+
+
+def test_bad_theme_or_language_is_a_clear_error() -> None:
+    chart = golden_charts()["chongshen"]
+    with pytest.raises(ValueError, match="unknown theme 'sepia': give 'dark' or 'light'"):
+        render_png(chart, theme="sepia")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        render_png(chart, lang="fr")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_alt_text_says_everything_the_picture_shows(lang: Lang) -> None:
+    for chart in (*golden_charts().values(), *list(sample_charts())[::97]):
+        said = alt_text(chart, lang)
+        assert len(said) <= 1024  # Discord's limit for an attachment description
+        assert str(chart.day) in said and str(chart.yuejiang) in said
+        assert text("picture.name", lang, name=chart_name(chart, lang)) in said
+        for ground in BRANCHES:
+            cell = text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground),
+                        general=term(chart.generals.over(ground), lang))
+            assert cell in said
+        for step in chart.steps:
+            assert term(step.general, lang) in said and str(step.branch) in said
+        assert "".join(map(str, chart.void)) in said
+        assert ("。。" not in said) and (". ." not in said)
+        if chart.moment is not None:
+            assert chart.moment.zone in said and str(chart.moment.year) in said
+
+
+def test_alt_text_marks_a_void_transmission() -> None:
+    chart = golden_charts()["chongshen"]
+    assert chart.steps[0].void
+    assert "初伝戌・六合・妻財（空亡）" in alt_text(chart, "ja")
+    assert "(void)" in alt_text(chart, "en")
+
+
+def test_filename_is_ascii_and_names_the_chart() -> None:
+    charts = golden_charts()
+    assert filename(charts["fuyin"]) == "liuren-20260624-1330.png"
+    assert filename(charts["chongshen"]) == "liuren-d00-y02-h06.png"
+    assert filename(cast_classical("癸亥", "亥", "亥")) == "liuren-d59-y11-h11.png"
+
+
+def test_generals_are_drawn_in_every_language_as_their_cjk_names() -> None:
+    chart = golden_charts()["chongshen"]
+    for lang in LANGS:
+        drawn = Counter(t.text for t in _layout(chart, lang).items if isinstance(t, Text))
+        for general in General:
+            assert drawn[term(general, lang)] >= 1
+
+
+def test_the_font_ships_as_package_data_and_stays_small() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["texts"]
+    shipped = [*FONT_FILES.values(), "OFL.txt"]
+    for name in shipped:
+        assert (FONT_DIR / name).is_file()
+        assert any(fnmatch.fnmatch(f"fonts/{name}", p) for p in patterns), name
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (FONT_DIR / "OFL.txt").read_text(encoding="utf-8")
+    assert sum((FONT_DIR / name).stat().st_size for name in shipped) < 2 * 1024 * 1024
+
+
+def test_command_line_writes_a_picture_and_says_what_it_shows(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "chart.png"
+    args = ["--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--theme", "light", "--out", str(out)]
+    assert picture.main(args) == 0
+    chart = cast_classical("甲子", "亥", "午")
+    assert out.read_bytes() == render_png(chart, theme="light")
+    assert capsys.readouterr().out.strip() == alt_text(chart, "ja")
+
+
+def test_command_line_refuses_a_bad_day_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert picture.main(["--day", "甲丑", "--yuejiang", "亥", "--hour", "午", "--out", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "甲丑" in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_warm_fills_the_text_cache_without_caching_pictures() -> None:
+    clear_cache()
+    picture.warm()
+    assert not picture._CACHE
+    assert picture._short_inked.cache_info().currsize > 50
+
+
+def test_every_text_edge_blends_through_the_palette(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each (paper, ink) pair a picture draws has its blends in the theme's palette (smooth edges)."""
+    missing: set[tuple[str, int, int]] = set()
+    original = picture.Palette.ramp
+
+    def ramp(self: picture.Palette, paper: int, ink: int) -> list[int]:
+        if (paper, ink) not in self.blends:
+            missing.add((next(k for k, v in self.index.items() if v == paper), paper, ink))
+        return original(self, paper, ink)
+
+    monkeypatch.setattr(picture.Palette, "ramp", ramp)
+    clear_cache()
+    picture._ramp.cache_clear()
+    for chart in (*golden_charts().values(), cast_classical("丁未", "子", "午"), cast_classical("甲子", "亥", "午")):
+        for theme in picture.THEMES_ALL:
+            for lang in LANGS:
+                picture.paint(_layout(chart, lang), theme)
+    picture._ramp.cache_clear()
+    assert not missing
+
+
+def test_draw_gives_a_reply_everything_it_attaches() -> None:
+    chart = golden_charts()["fuyin"]
+    found = picture.draw(chart, theme="light", lang="zh-CN")
+    assert found == picture.Picture(render_png(chart, theme="light", lang="zh-CN"), alt_text(chart, "zh-CN"),
+                                    filename(chart))
+    assert found.filename.isascii() and found.alt.startswith("大六壬课图")

@@ -1,0 +1,395 @@
+"""The chart as a picture: a PNG of the header, the 天地盤 ring, the 四課 and the 三伝 (issue 11).
+
+Pure: a chart in, PNG bytes out; no file, network or system font (the font ships in texts/fonts/).
+
+    >>> from engine import cast_classical
+    >>> png = render_png(cast_classical("甲子", "亥", "午"), theme="light", lang="ja")
+    >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+
+A caller posting it needs three things, which :func:`draw` returns together as a :class:`Picture`:
+:func:`render_png` (the bytes), :func:`alt_text` (what a screen reader says, ≤ 1,024 characters,
+Discord's limit for an attachment's description) and :func:`filename` (an ASCII attachment name).
+Call :func:`warm` once at start-up so the first reply does not pay for loading the fonts.
+
+The picture is drawn at 2× its display size (``SCALE``) so it stays crisp on phones; its text is
+never below 14 px at display size. What repeats is cached: the rasterised texts (there are only a
+few hundred distinct strings at a handful of sizes), and the finished PNGs of the last
+``CACHE_SIZE`` charts drawn, so showing a chart again costs a dictionary look-up.
+
+Golden images for the tests are regenerated with ``python -m texts.picture --regenerate-golden``
+(the examples in docs/images with ``--regenerate-examples``);
+``python -m texts.picture --day 甲子 --yuejiang 亥 --hour 午 --out chart.png`` writes one picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+from threading import Lock
+from typing import Literal
+
+from PIL import Image, ImageDraw
+
+from engine.chart import Chart
+from texts.picture_alt import alt_text
+from texts.picture_fonts import Weight, font
+from texts.picture_layout import Box, Layout, Role, Text, layout
+from texts.words import LANGS, Lang
+
+Theme = Literal["dark", "light"]
+THEMES_ALL: tuple[Theme, ...] = ("dark", "light")
+SCALE = 2
+CACHE_SIZE = 64  # finished PNGs kept (≈ 95 KB each); the glyph cache is bounded separately
+
+RGB = tuple[int, int, int]
+
+# Dark follows Discord's dark surfaces; light is paper with ink and a seal red (朱).
+THEMES: dict[Theme, dict[Role, RGB]] = {
+    "dark": {
+        "bg": (0x2B, 0x2D, 0x31), "panel": (0x35, 0x37, 0x3C), "grid": (0x5C, 0x5F, 0x68),
+        "fg": (0xF2, 0xF3, 0xF5), "muted": (0xB5, 0xBA, 0xC1), "general": (0xD8, 0xDB, 0xDF),
+        "noble": (0xF0, 0xC6, 0x5A), "accent": (0xFF, 0x84, 0x75), "accent_bg": (0x4A, 0x33, 0x35),
+        "void": (0xB4, 0xA7, 0xFF), "lodging": (0xE8, 0xB3, 0x4A), "hour": (0x6F, 0xB1, 0xFF),
+        "badge_text": (0x1E, 0x1F, 0x22),
+    },
+    "light": {
+        "bg": (0xFA, 0xF7, 0xF0), "panel": (0xFF, 0xFF, 0xFF), "grid": (0xBF, 0xB6, 0xA4),
+        "fg": (0x1C, 0x1B, 0x19), "muted": (0x5A, 0x55, 0x4D), "general": (0x33, 0x30, 0x2C),
+        "noble": (0x8A, 0x5A, 0x00), "accent": (0xB0, 0x1E, 0x1E), "accent_bg": (0xFB, 0xE4, 0xDF),
+        "void": (0x5B, 0x3F, 0xC0), "lodging": (0xA8, 0x6A, 0x10), "hour": (0x23, 0x62, 0xB8),
+        "badge_text": (0xFF, 0xFF, 0xFF),
+    },
+}
+
+
+def _weight(bold: bool) -> Weight:
+    return "bold" if bold else "regular"
+
+
+@lru_cache(maxsize=4096)
+def measure(value: str, size: int, bold: bool) -> float:
+    """Width of ``value`` at ``size`` px (1×), as the painter will draw it."""
+    return font(_weight(bold), size * SCALE).getlength(value) / SCALE
+
+
+def _rasterise(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """``value`` as a coverage mask, with its offset from the anchor point."""
+    face = font(_weight(bold), size * SCALE)
+    left, top, right, bottom = (int(v) for v in face.getbbox(value, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), value, fill=255, font=face, anchor=anchor)
+    return mask, left, top
+
+
+# Short texts (branches, stems, generals, 地盤X) recur on every chart and are few: keep them all.
+# Longer ones are often one chart's own (the title 甲子日 午時, the date, the pillars: 720 titles
+# alone would hold ~30 MB), so only the last LONG_KEPT stay, which still covers the labels every
+# chart repeats; memory then stays flat however many charts are drawn.
+SHORT = 3
+LONG_KEPT = 128
+_short_glyphs = lru_cache(maxsize=1024)(_rasterise)
+_long_glyphs = lru_cache(maxsize=LONG_KEPT)(_rasterise)
+
+
+def _glyphs(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """``value`` rasterised, from the cache when it was drawn before."""
+    cache = _short_glyphs if len(value) <= SHORT else _long_glyphs
+    return cache(value, size, bold, anchor)
+
+
+# Which ink is drawn on which paper. A text's edge pixels are blends of its ink into the paper
+# under it, so a palette holding every role's colour and LEVELS steps between each such pair draws
+# every edge smoothly while the picture stays one byte a pixel (a third of RGB, and quicker to
+# compress).
+_PAIRS: dict[Role, tuple[Role, ...]] = {
+    "bg": ("fg", "muted", "accent", "void", "noble"),
+    "panel": ("fg", "muted", "general", "noble", "void", "accent"),
+    "accent_bg": ("fg", "muted", "general", "noble", "void", "accent"),
+    "lodging": ("badge_text",),
+    "hour": ("badge_text",),
+    "accent": ("badge_text",),
+}
+LEVELS = 11  # blends per pair: ≤ 13 roles + 20 pairs × 11 = 233 of the 256 entries
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """A theme as palette entries: each role's index, and the blends of each (paper, ink) pair."""
+
+    colours: tuple[RGB, ...]
+    index: dict[Role, int]
+    blends: dict[tuple[int, int], tuple[int, ...]]  # (paper index, ink index) → LEVELS indices
+
+    def ramp(self, paper: int, ink: int) -> list[int]:
+        """Coverage 0–255 → palette index, for ``ink`` drawn on ``paper``."""
+        blends = self.blends.get((paper, ink))
+        if blends is None:  # a pair no layout uses today: the nearer of the two pure colours
+            return [paper if v < 128 else ink for v in range(256)]
+        steps = (paper, *blends, ink)
+        return [steps[round(v * (LEVELS + 1) / 255)] for v in range(256)]
+
+
+def _mix(p: RGB, q: RGB, t: float) -> RGB:
+    return (round(p[0] + (q[0] - p[0]) * t), round(p[1] + (q[1] - p[1]) * t), round(p[2] + (q[2] - p[2]) * t))
+
+
+@lru_cache(maxsize=len(THEMES))
+def palette(theme: Theme) -> Palette:
+    """``theme``'s palette: its colours first, then the blends its text edges need."""
+    roles = THEMES[theme]
+    colours: list[RGB] = list(dict.fromkeys(roles.values()))
+    index = {role: colours.index(colour) for role, colour in roles.items()}
+    blends: dict[tuple[int, int], tuple[int, ...]] = {}
+    for paper, inks in _PAIRS.items():
+        for ink in inks:
+            first = len(colours)
+            colours += [_mix(roles[paper], roles[ink], k / (LEVELS + 1)) for k in range(1, LEVELS + 1)]
+            blends[(index[paper], index[ink])] = tuple(range(first, len(colours)))
+    assert len(colours) <= 256, len(colours)
+    return Palette(tuple(colours), index, blends)
+
+
+@lru_cache(maxsize=256)
+def _ramp(theme: Theme, paper: int, ink: int) -> list[int]:
+    return palette(theme).ramp(paper, ink)
+
+
+def _inked(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int,
+           ink: int) -> tuple[Image.Image, Image.Image, int, int]:
+    """``value`` as palette indices of ``ink`` on ``paper``, with the mask of the pixels it covers."""
+    mask, dx, dy = _glyphs(value, size, bold, anchor)
+    indices = Image.frombytes("P", mask.size, mask.point(_ramp(theme, paper, ink)).tobytes())
+    return indices, mask.point(lambda v: 255 if v else 0), dx, dy
+
+
+def paint(plan: Layout, theme: Theme) -> Image.Image:
+    """The layout drawn at ``SCALE``× in ``theme``'s palette (a "P" image).
+
+    A text takes the paper it lies on from the picture itself (the commonest colour at the
+    corners of its box), so the layout need not say what each text sits on.
+    """
+    colours = palette(theme)
+    image = Image.new("P", (plan.width * SCALE, plan.height * SCALE), colours.index["bg"])
+    image.putpalette([channel for colour in colours.colours for channel in colour])
+    draw = ImageDraw.Draw(image)
+    for item in plan.items:
+        if isinstance(item, Text):
+            mask, dx, dy = _glyphs(item.text, item.size, item.bold, item.anchor)
+            x, y = round(item.x * SCALE) + dx, round(item.y * SCALE) + dy
+            area = (x, y, x + mask.width, y + mask.height)
+            paper = _paper(image, area)
+            inked, covered, _, _ = _inked_cached(item.text, item.size, item.bold, item.anchor, theme, paper,
+                                                 colours.index[item.role])
+            image.paste(inked, area, covered)
+        else:
+            _box(draw, item, colours.index)
+    return image
+
+
+def _paper(image: Image.Image, area: tuple[int, int, int, int]) -> int:
+    x0, y0 = max(0, area[0]), max(0, area[1])
+    x1, y1 = min(image.width, area[2]) - 1, min(image.height, area[3]) - 1
+    corners = [image.getpixel((x, y)) for x in (x0, x1) for y in (y0, y1)]
+    return int(max(corners, key=corners.count))  # type: ignore[arg-type]
+
+
+_short_inked = lru_cache(maxsize=2048)(_inked)
+_long_inked = lru_cache(maxsize=LONG_KEPT)(_inked)
+
+
+def _inked_cached(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int,
+                  ink: int) -> tuple[Image.Image, Image.Image, int, int]:
+    cache = _short_inked if len(value) <= SHORT else _long_inked
+    return cache(value, size, bold, anchor, theme, paper, ink)
+
+
+def _box(draw: ImageDraw.ImageDraw, box: Box, index: dict[Role, int]) -> None:
+    corners = (round(box.x0 * SCALE), round(box.y0 * SCALE), round(box.x1 * SCALE), round(box.y1 * SCALE))
+    fill = index[box.fill] if box.fill else None
+    outline = index[box.outline] if box.outline else None
+    if corners[0] == corners[2] or corners[1] == corners[3]:  # a rule, not a box
+        draw.line(corners, fill=outline, width=box.width * SCALE)
+    elif box.radius:
+        draw.rounded_rectangle(corners, box.radius * SCALE, fill=fill, outline=outline, width=box.width * SCALE)
+    else:
+        draw.rectangle(corners, fill=fill, outline=outline, width=box.width * SCALE)
+
+
+def encode(image: Image.Image) -> bytes:
+    """PNG bytes; deterministic (no time stamp or text chunks).
+
+    zlib's run-length strategy suits a picture of flat colour runs: about half the time of the
+    default strategy for ~20 % more bytes (~95 KB), which keeps a new chart within its budget.
+    """
+    out = BytesIO()
+    image.save(out, format="PNG", compress_level=1, compress_type=zlib.Z_RLE, optimize=False)
+    return out.getvalue()
+
+
+_CACHE: OrderedDict[tuple[Chart, Theme, Lang], bytes] = OrderedDict()
+_LOCK = Lock()
+
+
+def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja") -> bytes:
+    """The chart as a PNG (2× its display size): header, 天地盤, 四課, 三伝 and legend.
+
+    ``theme`` is "dark" (Discord's default) or "light"; ``lang`` sets the labels (the branches,
+    stems and generals are the same CJK characters in every language). Raises ``ValueError`` for
+    an unknown theme or language.
+    """
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
+    key = (chart, theme, lang)
+    with _LOCK:
+        png = _CACHE.get(key)
+        if png is not None:
+            _CACHE.move_to_end(key)
+            return png
+    png = encode(paint(layout(chart, lang, measure), theme))
+    with _LOCK:
+        _CACHE[key] = png
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return png
+
+
+def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:
+    """Load the fonts and rasterise the texts every chart shares, so the first chart a process
+    draws costs what any new chart costs (call it at start-up; ~0.1 s per language)."""
+    from engine import cast_classical
+
+    for lang in langs:
+        for theme in THEMES_ALL:
+            for day, hour in (("甲子", "子"), ("乙丑", "午")):
+                chart = cast_classical(day, "子", hour)
+                encode(paint(layout(chart, lang, measure), theme))
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """Everything a reply needs to attach the chart: the PNG, its alt text and a file name."""
+
+    png: bytes
+    alt: str
+    filename: str
+
+
+def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja") -> Picture:
+    """The chart's picture with its description and attachment name (see :func:`render_png`).
+
+        >>> from engine import cast_classical
+        >>> found = draw(cast_classical("甲子", "亥", "午"), lang="en")
+        >>> found.filename, found.alt[:33]
+        ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
+    """
+    return Picture(render_png(chart, theme=theme, lang=lang), alt_text(chart, lang), filename(chart))
+
+
+def filename(chart: Chart) -> str:
+    """An ASCII attachment name: the moment (``liuren-20261129-1400.png``) or the classical inputs."""
+    if chart.moment is not None:
+        return f"liuren-{chart.moment.local:%Y%m%d-%H%M}.png"
+    return f"liuren-d{chart.day.index:02d}-y{int(chart.yuejiang):02d}-h{int(chart.hour):02d}.png"
+
+
+def clear_cache() -> None:
+    """Forget every finished PNG and rasterised text (for benchmarks that measure a cold start)."""
+    with _LOCK:
+        _CACHE.clear()
+    for cache in (_short_glyphs, _long_glyphs, _short_inked, _long_inked):
+        cache.cache_clear()
+    measure.cache_clear()
+
+
+# -- the golden images and the command line ---------------------------------------------------
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+
+
+def golden_charts() -> dict[str, Chart]:
+    """The charts the golden images show: a 伏吟 chart cast from an instant and a 重審 chart."""
+    from datetime import datetime
+
+    from engine import cast, cast_classical
+
+    return {
+        # 己巳 day, 未 hour under 月将 未: 伏吟・自信, from a moment with a zone.
+        "fuyin": cast(datetime(2026, 6, 24, 13, 30), "Asia/Tokyo"),
+        # 甲子 day, 月将 寅 over 午: 重審 from the classical inputs; its 初伝 戌 is 空亡.
+        "chongshen": cast_classical("甲子", "寅", "午"),
+    }
+
+
+EXAMPLES_DIR = GOLDEN_DIR.parent.parent / "docs" / "images"
+
+
+def _regenerate_examples() -> int:
+    """docs/images: the 伏吟 chart on the dark theme, the 重審 chart on the light one."""
+    EXAMPLES_DIR.mkdir(parents=True, exist_ok=True)
+    charts = golden_charts()
+    examples: tuple[tuple[str, Theme], ...] = (("fuyin", "dark"), ("chongshen", "light"))
+    for name, theme in examples:
+        path = EXAMPLES_DIR / f"chart-{name}-{theme}.png"
+        path.write_bytes(render_png(charts[name], theme=theme, lang="ja"))
+        print(f"{path}: {charts[name].transmissions.name}")
+    return 0
+
+
+def _regenerate_golden() -> int:
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for name, chart in golden_charts().items():
+        for theme in THEMES_ALL:
+            path = GOLDEN_DIR / f"{name}-{theme}.png"
+            path.write_bytes(render_png(chart, theme=theme, lang="ja"))
+            print(f"{path}: {chart.transmissions.name}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m texts.picture", description="Draw a chart as a PNG.")
+    parser.add_argument("--regenerate-golden", action="store_true", help="rewrite tests/golden/*.png")
+    parser.add_argument("--regenerate-examples", action="store_true", help="rewrite docs/images/chart-*.png")
+    parser.add_argument("--day", help="day pillar, e.g. 甲子")
+    parser.add_argument("--yuejiang", help="月将 branch")
+    parser.add_argument("--hour", help="hour branch")
+    parser.add_argument("--theme", choices=THEMES_ALL, default="dark")
+    parser.add_argument("--lang", choices=LANGS, default="ja")
+    parser.add_argument("--out", help="file to write, or - for stdout")
+    args = parser.parse_args(argv)
+    if args.regenerate_golden:
+        return _regenerate_golden()
+    if args.regenerate_examples:
+        return _regenerate_examples()
+    from engine import CastError, cast_classical
+
+    if not (args.day and args.yuejiang and args.hour and args.out):
+        parser.error("give --day, --yuejiang, --hour and --out (or --regenerate-golden)")
+    try:
+        chart = cast_classical(args.day, args.yuejiang, args.hour)
+    except CastError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    theme: Theme = args.theme
+    lang: Lang = args.lang
+    png = render_png(chart, theme=theme, lang=lang)
+    if args.out == "-":
+        sys.stdout.buffer.write(png)
+    else:
+        Path(args.out).write_bytes(png)
+        print(alt_text(chart, lang))
+    return 0
+
+
+__all__ = ["THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "render_png", "warm"]
+
+if __name__ == "__main__":
+    raise SystemExit(main())
