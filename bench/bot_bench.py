@@ -1,7 +1,7 @@
 """Benchmark: how fast the bot answers slash commands and how much memory it holds, against a peer.
 
 Two bots run one after the other, each as its own subprocess against its own local Discord stand-in
-(tests/discord_standin.py), pointed there by ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``:
+(testkit/discord_standin.py), pointed there by ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``:
 
 - ours: the real bot, ``python -m bot`` (casting, reading, embed building, the store);
 - peer: ``bench/peer_bot.py``, a bare discord.py client with one slash command that answers every
@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.peer_bot import COMMAND as PEER_COMMAND  # noqa: E402
-from tests.discord_standin import DiscordStandIn  # noqa: E402
+from testkit.discord_standin import DiscordStandIn  # noqa: E402
 
 P99_TARGET_MS = 50.0
 RSS_TARGET_MB = 100.0

@@ -9,7 +9,10 @@ import os
 import sys
 from collections.abc import Sequence
 
+import aiohttp
 import discord
+
+from .store import StoreError
 
 NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect. To get a token: open
@@ -34,19 +37,48 @@ def setup_logging(token: str, level: int = logging.INFO) -> None:
 def terminal_chart(zone: str) -> str:
     """The chart for now in ``zone`` and its reading, as ``liuren cast now --reading`` prints them."""
     import engine
-    from engine.render import render_text
-    from texts.cli import chart_reading, render_reading
+    from texts.present import render_reading
+    from texts.reading import read
+    from texts.render import render_text
 
     chart = engine.cast(None, tz=zone)
-    return render_text(chart) + "\n" + render_reading(chart_reading(chart))
+    return render_text(chart) + "\n" + render_reading(read(chart), "ja")
 
 
 async def _run(token: str, force_sync: bool) -> None:
-    from .app import make_bot
+    """Open the store (so a bad database is refused before connecting), run the bot until it is
+    closed, and close it gracefully on SIGTERM or SIGINT."""
+    import signal
 
-    bot = make_bot(force_sync=force_sync)  # ValueError for a bad DISCORD_GUILD_ID or LIUREN_TZ
-    async with bot:
-        await bot.start(token)
+    from .app import make_bot
+    from .store import default_location, open_store
+
+    location = default_location()
+    print(f"liuren-bot: database {location.describe()}", file=sys.stderr)
+    store = await open_store(location)  # StoreError: one line, the file untouched
+    try:
+        bot = make_bot(store=store)  # ValueError for a bad setting
+    except BaseException:
+        await store.close()
+        raise
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(signame: str) -> None:
+        if not closing:  # a second signal does not restart the shutdown
+            logging.getLogger("bot").info("%s: finishing posts in flight, then stopping", signame)
+            closing.append(asyncio.create_task(bot.close()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop, sig.name)
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+        if closing:
+            await closing[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        from .app import default_zone
+        from texts.when import default_zone
 
         print(NO_TOKEN_HELP, file=sys.stderr)
         try:
@@ -68,9 +100,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(token, logging.DEBUG if args.debug else logging.INFO)
     try:
         asyncio.run(_run(token, args.sync))
+    except StoreError as error:
+        print(f"cannot open the database: {error}", file=sys.stderr)
+        return 2
     except ValueError as error:
         print(f"cannot start: {error}", file=sys.stderr)
         return 2
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        where = os.environ.get("DISCORD_API_BASE") or "discord.com"
+        print(f"cannot reach Discord ({where}): {error or type(error).__name__}; check the network "
+              "connection, proxy and DNS, then start again.", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord rejected DISCORD_TOKEN: copy a fresh token from the developer portal's Bot page.",
               file=sys.stderr)

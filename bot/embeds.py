@@ -9,20 +9,21 @@ field is split with a visible "continues" mark, and fields beyond one embed go o
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import discord
 
 from engine import Chart
-from engine import render as chart_text
-from engine.patterns import detect
-from texts.reading import reading
+from engine.facts import Facts
+from texts import render as chart_text
+from texts.corpus import Unit
+from texts.explain import show
+from texts.present import notes, original, role_label, section_title, shows_translation, translation
+from texts.reading import Reading, Section, read
 
-from .i18n import TEXTS, Lang, gloss, language_of, shows_translation, text
-
-POSITIONS = ("初伝", "中伝", "末伝")
+from .i18n import Lang, gloss, language_of, text
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 TITLE_MAX = 256
@@ -37,41 +38,6 @@ EMBEDS_PER_MESSAGE = 10
 COLOUR = discord.Colour(0x8B2E2E)  # 朱: the red of a seal
 
 
-class UnitLike(Protocol):
-    """What the builder reads of a corpus unit (``texts.Unit``)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def original(self) -> str: ...
-    @property
-    def translation(self) -> str: ...
-    @property
-    def lines(self) -> tuple[int, ...]: ...  # seed line numbers, the original's first
-
-
-class EntryLike(Protocol):
-    """What the builder reads of a reading entry (``texts.reading.Entry``)."""
-
-    @property
-    def role(self) -> str: ...
-    @property
-    def unit(self) -> UnitLike | None: ...
-    @property
-    def note(self) -> str: ...  # why the entry is there, in Japanese
-    @property
-    def note_en(self) -> str: ...  # the same in English
-    @property
-    def excluded(self) -> bool: ...  # the general's opening withholds its sense on this 地盤 branch
-
-
-class ReadingLike(Protocol):
-    """``texts.reading.Reading``: the entries matched to a chart, in reading order."""
-
-    @property
-    def entries(self) -> Sequence[EntryLike]: ...
-
-
 @dataclass(slots=True)
 class _Draft:
     """An embed being filled; ``size`` counts what Discord counts toward the 6000 limit."""
@@ -80,14 +46,18 @@ class _Draft:
     description: str = ""
     fields: list[tuple[str, str, bool]] = field(default_factory=list)
     footer: str = ""
+    _field_size: int = 0  # the fields' share of ``size``, kept as they are added
 
     @property
     def size(self) -> int:
-        return (len(self.title) + len(self.description) + len(self.footer)
-                + sum(len(n) + len(v) for n, v, _ in self.fields))
+        return len(self.title) + len(self.description) + len(self.footer) + self._field_size
 
     def room_for(self, name: str, value: str) -> bool:
         return len(self.fields) < FIELDS_MAX and self.size + len(name) + len(value) <= EMBED_TOTAL_MAX
+
+    def add(self, name: str, value: str) -> None:
+        self.fields.append((name, value, False))
+        self._field_size += len(name) + len(value)
 
     def embed(self) -> discord.Embed:
         out = discord.Embed(title=self.title, description=self.description or None, colour=COLOUR)
@@ -135,10 +105,17 @@ def split_lines(value: str, limit: int, mark: str) -> list[str]:
     return pieces
 
 
-def _title(chart: Chart, patterns: Sequence[str], lang: Lang) -> str:
-    """課名 (method and its frame) and the named patterns, glossed for English readers."""
-    name = chart.transmissions.name
-    names = [name, *[p for p in patterns if p not in name.split("・")]]
+def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
+    """課名 (method and its frame) and the named patterns, in the reader's script; glossed in English."""
+    t = chart.transmissions
+    name = (
+        show(t.method, lang)
+        if t.frame is None or t.frame.name == t.method.name
+        else (f"{show(t.frame, lang)}・{show(t.method, lang)}")
+    )
+    parts = {t.method.name, *(() if t.frame is None else (t.frame.name,))}
+    held = reading.patterns.held if reading is not None else ()
+    names = [name, *[show(p.name, lang) for p in held if p.name.name not in parts]]
     if lang == "en":
         names = [gloss(n) for n in names]
     return clip(" ｜ ".join(names), TITLE_MAX)
@@ -146,9 +123,11 @@ def _title(chart: Chart, patterns: Sequence[str], lang: Lang) -> str:
 
 def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
     generals = chart.generals
-    noble = (f"{text('embed.noble', lang)} {generals.noble}（"
-             f"{text('embed.day' if generals.daytime else 'embed.night', lang)}・"
-             f"{'順' if generals.clockwise else '逆'}）")
+    noble = (
+        f"{text('embed.noble', lang)} {generals.noble}（"
+        f"{text('embed.day' if generals.daytime else 'embed.night', lang)}・"
+        f"{'順' if generals.clockwise else '逆'}）"
+    )
     void = f"{text('embed.void', lang)} {''.join(map(str, chart.void))}"
     m = chart.moment
     if m is None:
@@ -174,9 +153,13 @@ def _transmission_lines(chart: Chart, lang: Lang) -> str:
     for step in chart.steps:
         hidden = f"{text('embed.hidden', lang)} {step.hidden_stem}" if step.hidden_stem is not None else ""
         void = f" 〔{text('embed.void', lang)}〕" if step.void else ""
-        parts = [f"{step.position} **{step.branch}**", step.general, step.kin, hidden,
-                 f"（{text('embed.ground', lang)} {step.ground}）"]
-        rows.append(" ・ ".join(p for p in parts[:-1] if p) + " " + parts[-1] + void)
+        parts = [
+            f"{show(step.position, lang)} **{step.branch}**",
+            show(step.general, lang),
+            show(step.kin, lang),
+            hidden,
+        ]
+        rows.append(" ・ ".join(p for p in parts if p) + f" （{text('embed.ground', lang)} {step.ground}）" + void)
     return "\n".join(rows)
 
 
@@ -184,7 +167,7 @@ def _code(block: str) -> str:
     return f"```\n{block}\n```"
 
 
-def _subject(unit: UnitLike) -> str:
+def _subject(unit: Unit) -> str:
     """What a unit is about, from its id: ``general.騰蛇.未`` → ``騰蛇 臨 未``, ``method.比用`` → ``比用``."""
     parts = unit.id.split(".")[1:] or [unit.id]
     if len(parts) == 2 and unit.id.startswith("general."):
@@ -192,88 +175,85 @@ def _subject(unit: UnitLike) -> str:
     return " ".join(parts)
 
 
-def role_label(role: str, lang: Lang) -> str:
-    """A reading entry's role (``method``, ``pattern``, ``初伝 general`` …) in the reader's language."""
-    words = role.split()
-    if len(words) == 2 and words[0] in POSITIONS:
-        position = text(f"embed.position.{POSITIONS.index(words[0])}", lang)
-        kind = text(f"embed.role.{words[1]}", lang) if f"embed.role.{words[1]}" in TEXTS else words[1]
-        return f"{position} {kind}"
-    return text(f"embed.role.{role}", lang) if f"embed.role.{role}" in TEXTS else role
-
-
 # Put before an entry's field name when the seed's （不加…） excludes the branch (any language).
 EXCLUDED_MARK = "⊘ "
 
 
-def _note(entry: EntryLike, lang: Lang) -> str:
-    """The entry's note as a small line for ja/en readers; Chinese readers get none (the notes are
-    written in Japanese and English only)."""
-    note = {"ja": entry.note, "en": entry.note_en}.get(lang, "")
-    return f"\n-# {note}" if note else ""
+_FIELDS: OrderedDict[tuple[object, ...], tuple[Piece, ...]] = OrderedDict()
+_FIELDS_SIZE = 1024  # readings' fields kept per language; each is a few kB of text
 
 
-def _reading_fields(reading: ReadingLike | None, lang: Lang) -> list[tuple[str, str]]:
-    """(name, value) per entry: the original, then (ja/en) the corpus's translation under it.
-
-    Only the corpus's own text is quoted. The entry's note (why it is there) follows as a small
-    line in Japanese or English; an entry whose branch the seed excludes is marked in its name.
-    """
+def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
+    """The reading's fields, written and split once per reading and language (``reading.key``)."""
     if reading is None:
         return []
+    if not reading.key:
+        return _pieces(_write_fields(reading, lang), lang)
+    key = (reading.key, lang)
+    cached = _FIELDS.get(key)
+    if cached is None:
+        cached = _FIELDS[key] = tuple(_pieces(_write_fields(reading, lang), lang))
+        if len(_FIELDS) > _FIELDS_SIZE:
+            _FIELDS.popitem(last=False)
+    else:
+        _FIELDS.move_to_end(key)
+    return list(cached)
+
+
+def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
+    """(name, value) per entry, in the reading's (a teacher's) order: the original, then (ja/en) the
+    seed's translation under it, then what the reading says with it as small lines. A stated fact
+    with no line of the seed is said as such, never dressed as a quotation."""
     out: list[tuple[str, str]] = []
+    current: Section | None = None
     for entry in reading.entries:
-        label = role_label(entry.role, lang)
+        label = role_label(entry, lang)
+        if entry.section is not current:
+            current = entry.section
+            label = f"{section_title(current, lang)} — {label}"
         if entry.excluded:
             label = EXCLUDED_MARK + label
+        said = "".join(f"\n-# {line}" for line in notes(entry, lang))
         unit = entry.unit
-        note = _note(entry, lang)
         if unit is None:
-            out.append((label, text("embed.no_line", lang) + note))
+            out.append((label, said.removeprefix("\n") or text("embed.no_line", lang)))
             continue
-        line = f"（¶{unit.lines[0]}）" if unit.lines else ""
-        body = unit.original.strip()
+        where = f"（¶{unit.lines[0]}）" if unit.lines else ""
+        body = original(unit).strip()
         if shows_translation(lang) and unit.translation.strip():
-            body = f"{body}\n{unit.translation.strip()}"
-        out.append((f"{label} {_subject(unit)}{line}", body + note))
+            body = f"{body}\n{translation(unit).strip()}"
+        out.append((f"{label} {_subject(unit)}{where}", body + said))
     return out
 
 
-def pattern_names(chart: Chart) -> tuple[str, ...]:
-    """Names of the chart's named patterns (課体) the engine finds, in RULES §7 order."""
-    return tuple(p.name for p in detect(chart))
-
-
 def chart_embeds(
-    chart: Chart, *, locale: str = "ja", question: str | None = None, zone_note: str | None = None
+    chart: Chart,
+    *,
+    locale: str = "ja",
+    question: str | None = None,
+    zone_note: str | None = None,
+    known: Facts | None = None,
 ) -> list[discord.Embed]:
-    """What /cast, /chart and the daily post send: the chart, its 課体 and its reading as embeds.
-
-    The reading gets the engine's patterns with their reasons, so each 課体 line says why it holds.
-    """
-    found = detect(chart)
-    return build_embeds(chart, reading(chart, found), locale=locale, question=question,
-                        patterns=tuple(p.name for p in found), zone_note=zone_note)
+    """What /cast, /chart and the daily post send: the chart and its reading (``texts.reading.read``)."""
+    return build_embeds(chart, read(chart, known), locale=locale, question=question, zone_note=zone_note)
 
 
 def build_embeds(
     chart: Chart,
-    reading: ReadingLike | None,
+    reading: Reading | None,
     *,
     locale: str = "ja",
     question: str | None = None,
-    patterns: Sequence[str] | None = None,
     zone_note: str | None = None,
 ) -> list[discord.Embed]:
     """The chart and its reading as embeds, each within Discord's limits.
 
-    ``locale`` is a Discord locale (``interaction.locale``); ``patterns`` defaults to what the
-    engine detects; ``zone_note`` says where the zone came from (e.g. the server's setting). The
-    embeds together may exceed one message's 6000 characters: send them with ``group_messages``.
+    ``locale`` is a Discord locale (``interaction.locale``); ``zone_note`` says where the zone came
+    from (e.g. the server's setting). The embeds together may exceed one message's 6000
+    characters: send them with ``group_messages``.
     """
     lang = language_of(locale)
-    names = tuple(patterns) if patterns is not None else pattern_names(chart)
-    title = _title(chart, names, lang)
+    title = _title(chart, reading, lang)
     footer = text("embed.source", lang)
     description_lines = []
     if question:
@@ -287,31 +267,61 @@ def build_embeds(
     extra: list[tuple[str, str]] = []
     if len(description) > DESCRIPTION_MAX:
         # Only a giant question can do this: keep the chart facts, continue the rest in fields.
-        pieces = split_lines(description, DESCRIPTION_MAX, text("embed.cut", lang))
-        description, rest = pieces[0], pieces[1:]
+        parts = split_lines(description, DESCRIPTION_MAX, text("embed.cut", lang))
+        description, rest = parts[0], parts[1:]
         extra = [(text("embed.question", lang), p) for p in rest]
     first.description = description
-    chart_fields = [
-        (text("embed.lessons", lang), _code(chart_text.lessons(chart))),
-        (f"{text('embed.transmissions', lang)} — {title.split(' ｜ ')[0]}", _transmission_lines(chart, lang)),
-        (text("embed.plate", lang), _code(chart_text.ring(chart))),
+    pieces = [
+        *_pieces(extra, lang),
+        *_chart_pieces(chart, title.split(" ｜ ")[0], lang),
+        *_reading_pieces(reading, lang),
     ]
-    return [d.embed() for d in _fill(first, [*extra, *chart_fields, *_reading_fields(reading, lang)], lang)]
+    return [d.embed() for d in _fill(first, pieces, lang)]
 
 
-def _fill(first: _Draft, fields: Iterable[tuple[str, str]], lang: Lang) -> list[_Draft]:
-    """Place fields in order, splitting long values and opening continuation embeds as needed."""
-    drafts = [first]
+_CHART_PIECES: dict[tuple[object, ...], tuple[Piece, ...]] = {}
+_CHART_PIECES_SIZE = 4096
+
+
+def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
+    """四課, 三伝 and 天地盤: they depend only on the classical inputs, so each is written once."""
+    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, name, lang)
+    found = _CHART_PIECES.get(key)
+    if found is None:
+        if len(_CHART_PIECES) >= _CHART_PIECES_SIZE:
+            _CHART_PIECES.clear()  # plenty for a day's traffic; start afresh rather than grow
+        fields = [
+            (text("embed.lessons", lang), _code(chart_text.lessons(chart, lang))),
+            (f"{text('embed.transmissions', lang)} — {name}", _transmission_lines(chart, lang)),
+            (text("embed.plate", lang), _code(chart_text.ring(chart))),
+        ]
+        found = _CHART_PIECES[key] = tuple(_pieces(fields, lang))
+    return found
+
+
+Piece = tuple[str, str]  # a field as sent: its name and a value within FIELD_VALUE_MAX
+
+
+def _pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:
+    """Fields split to Discord's field size: a long value goes on in fields marked as continued."""
     continued = text("embed.continued", lang)
     mark = text("embed.cut", lang)
+    out: list[Piece] = []
     for name, value in fields:
-        pieces = split_lines(value, FIELD_VALUE_MAX, mark)
-        for index, piece in enumerate(pieces):
+        for index, piece in enumerate(split_lines(value, FIELD_VALUE_MAX, mark)):
             label = name if index == 0 else f"{name} {continued}"
-            label = clip(label, FIELD_NAME_MAX)
-            if not drafts[-1].room_for(label, piece):
-                drafts.append(_Draft(clip(f"{first.title} {continued}", TITLE_MAX), "", [], first.footer))
-            drafts[-1].fields.append((label, piece or "\u200b", False))
+            out.append((clip(label, FIELD_NAME_MAX), piece or "\u200b"))
+    return out
+
+
+def _fill(first: _Draft, pieces: Iterable[Piece], lang: Lang) -> list[_Draft]:
+    """Place the pieces in order, opening continuation embeds as needed."""
+    drafts = [first]
+    continued = text("embed.continued", lang)
+    for label, piece in pieces:
+        if not drafts[-1].room_for(label, piece):
+            drafts.append(_Draft(clip(f"{first.title} {continued}", TITLE_MAX), "", [], first.footer))
+        drafts[-1].add(label, piece)
     return drafts
 
 
@@ -333,7 +343,7 @@ def group_messages(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]
 LOOKUP_MAX_UNITS = 8  # more would flood a channel; the reply says how many were left out
 
 
-def build_lookup_embeds(term: str, units: Sequence[UnitLike], *, locale: str = "ja") -> list[discord.Embed]:
+def build_lookup_embeds(term: str, units: Sequence[Unit], *, locale: str = "ja") -> list[discord.Embed]:
     """The corpus units for ``term`` (original, and for ja/en the corpus's translation), within limits.
 
     At most ``LOOKUP_MAX_UNITS`` units are shown; the description says how many matched.
@@ -346,10 +356,10 @@ def build_lookup_embeds(term: str, units: Sequence[UnitLike], *, locale: str = "
     description = text("embed.lookup_count", lang, shown=len(shown), total=len(units))
     fields = []
     for unit in shown:
-        body = unit.original.strip()
+        body = original(unit).strip()
         if shows_translation(lang) and unit.translation.strip():
-            body = f"{body}\n{unit.translation.strip()}"
+            body = f"{body}\n{translation(unit).strip()}"
         line = f"（¶{unit.lines[0]}）" if unit.lines else ""
         fields.append((f"{_subject(unit)}{line}", body or "\u200b"))
     first = _Draft(title, description, [], text("embed.source", lang))
-    return [d.embed() for d in _fill(first, fields, lang)]
+    return [d.embed() for d in _fill(first, _pieces(fields, lang), lang)]

@@ -5,6 +5,7 @@ Nothing here touches Discord, the database or the clock; the loop in bot.daily f
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
 from bot.store import ScheduleRow
+from engine import calendar
 
 __all__ = [
     "BadRow",
@@ -20,6 +22,7 @@ __all__ = [
     "Plan",
     "held_by",
     "next_post",
+    "nonce",
     "occurrence",
     "parse_time",
     "parse_zone",
@@ -43,20 +46,17 @@ def parse_time(text: str) -> time:
 
 @cache
 def _zone_names() -> dict[str, str]:
-    """Lower-cased IANA name → canonical spelling, for forgiving lookups of user input."""
+    """Lower-cased IANA name → canonical spelling, for autocomplete."""
     return {name.lower(): name for name in available_timezones()}
 
 
-def parse_zone(name: str, *, exact: bool = True) -> ZoneInfo:
-    """The IANA zone called `name`; with exact=False, letter case is forgiven ("asia/tokyo").
+def parse_zone(name: str, *, exact: bool = False) -> ZoneInfo:
+    """The IANA zone called `name`, through the project's one zone parser (engine.calendar.zone).
 
-    Raises ValueError for anything that is not an IANA zone name (paths, typos, "")."""
-    names = _zone_names()
-    key = name.strip()
-    canonical = key if key in names.values() else (None if exact else names.get(key.lower()))
-    if canonical is None:
-        raise ValueError(f"unknown time zone {name!r} (use an IANA name such as Asia/Tokyo)")
-    return ZoneInfo(canonical)
+    `exact` is accepted for old callers and ignored: the parser decides what it forgives.
+    Raises ValueError (engine.calendar.CalendarError) for anything that is not an IANA zone name."""
+    del exact
+    return calendar.zone(name)
 
 
 def zone_suggestions(prefix: str, limit: int = 25) -> tuple[str, ...]:
@@ -103,6 +103,8 @@ def plan_of(row: ScheduleRow) -> Plan | BadRow:
         problems.append(f"time: {error}")
     try:
         zone = parse_zone(row.timezone)
+        if zone.key != row.timezone:  # names are stored canonical (validated at write time)
+            raise ValueError(f"{row.timezone!r} is not stored as its IANA name {zone.key!r}")
     except ValueError as error:
         problems.append(f"zone: {error}")
     last_posted: date | None = None
@@ -209,3 +211,15 @@ def held_by(guild_id: int, shard_ids: Collection[int] | None, shard_count: int |
     if not shard_count or shard_count <= 1 or shard_ids is None:
         return True
     return shard_of(guild_id, shard_count) in shard_ids
+
+
+def nonce(schedule_id: int, day: date, part: int = 0) -> str:
+    """The message nonce of a schedule's post for local `day` (its `part`-th message).
+
+    Derived, not random: every attempt at the same post — a retry after a lost answer, another
+    process taking over — sends the same nonce, and with ``enforce_nonce`` Discord answers a
+    repeat within a few minutes with the message it already has. Digits only, at most 25
+    characters, as Discord requires.
+    """
+    digest = hashlib.sha256(f"liuren:{schedule_id}:{day.isoformat()}:{part}".encode()).digest()
+    return str(int.from_bytes(digest[:8], "big") >> 1)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.discord_standin import DiscordStandIn
+from testkit.discord_standin import DiscordStandIn
 
 StartBot = Callable[..., Awaitable[Any]]
 
@@ -75,3 +75,69 @@ async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIt
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 5)
+
+
+# -- the store backends -----------------------------------------------------------------------
+
+POSTGRES_DSN_VAR = "LIUREN_TEST_POSTGRES"
+DEFAULT_POSTGRES_DSN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def postgres_dsn() -> str:
+    import os
+
+    return os.environ.get(POSTGRES_DSN_VAR) or DEFAULT_POSTGRES_DSN
+
+
+def _postgres_unavailable(dsn: str) -> str | None:
+    """Why the PostgreSQL tests cannot run here (None: a server answers)."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    try:
+        with psycopg.connect(dsn, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as error:
+        return f"no PostgreSQL server answers at {dsn} ({str(error).strip().splitlines()[0]})"
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    """The DSN of a live PostgreSQL server; skips (or, with LIUREN_REQUIRE_POSTGRES=1, fails)."""
+    import os
+
+    dsn = postgres_dsn()
+    why = _postgres_unavailable(dsn)
+    if why is not None:
+        if os.environ.get("LIUREN_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"LIUREN_REQUIRE_POSTGRES=1 but {why}; set {POSTGRES_DSN_VAR}")
+        pytest.skip(f"{why}; set {POSTGRES_DSN_VAR} to run the PostgreSQL tests")
+    return dsn
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A URL whose connections use a fresh, empty schema; the schema is dropped afterwards."""
+    import uuid
+    from urllib.parse import quote
+
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    separator = "&" if "?" in postgres_server else "?"
+    yield f"{postgres_server}{separator}options={quote(f'-csearch_path={schema}')}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store lives, once per backend: a fresh SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "postgres":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return str(tmp_path / "nested" / "dir" / "liuren.sqlite3")

@@ -16,13 +16,12 @@ from zoneinfo import ZoneInfo
 import pytest
 
 import engine
-from bot import app as bot_app
 from bot import i18n
 from bot.app import REDACTED, RedactSecrets, install_redaction, make_bot, sync_state_path
-from bot.when import ACCEPTED_FORMS
 from engine.symbols import PILLARS
+from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
 from tests.conftest import StartBot
-from tests.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
+from texts.when import ACCEPTED_FORMS, default_zone
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo
 
@@ -51,9 +50,15 @@ async def test_start_logs_in_and_syncs_the_commands_once(standin: DiscordStandIn
     names = {c["name"]: c for c in standin.global_commands}
     assert {"cast", "chart", "lookup", "help"} <= set(names)
     cast = names["cast"]
-    assert cast["description"] == i18n.TEXTS["cast.description"]["ja"]
-    assert cast["description_localizations"]["en-US"] == i18n.TEXTS["cast.description"]["en"]
-    assert cast["description_localizations"]["en-GB"] == i18n.TEXTS["cast.description"]["en"]
+    # English is the base that every other locale (fr, de, ko …) sees; ja and zh have their own.
+    assert cast["description"] == i18n.TEXTS["cast.description"]["en"]
+    assert cast["description_localizations"]["ja"] == i18n.TEXTS["cast.description"]["ja"]
+    assert cast["description_localizations"]["zh-TW"] == i18n.TEXTS["cast.description"]["zh-TW"]
+    assert "fr" not in cast["description_localizations"]
+    # Usable in DMs and by a user who installed the app to their account (issue 15, item 3).
+    for name in ("cast", "chart", "lookup", "help"):
+        assert sorted(names[name]["contexts"]) == [0, 1, 2]
+        assert sorted(names[name]["integration_types"]) == [0, 1]
     options = {o["name"]: o for o in cast["options"]}
     assert options["tz"]["autocomplete"] is True
     assert options["private"]["type"] == 5
@@ -90,6 +95,23 @@ async def test_dev_guild_syncs_to_that_guild_only(
     assert puts(standin) == [f"/applications/{standin.application_id}/guilds/{guild}/commands"]
     callback = await standin.slash("cast", {"when": "now"})  # the guild command answers
     assert callback.type == 4 and callback.embeds
+
+
+async def test_turning_the_dev_guild_off_removes_its_copy(
+    standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Otherwise every command would show twice in that server: the guild copy and the global one."""
+    guild = standin.guilds[0].id
+    monkeypatch.setenv("DISCORD_GUILD_ID", str(guild))
+    first = await start_bot(clock=clock)
+    assert standin.guild_commands[guild]
+    await first.close()
+    monkeypatch.delenv("DISCORD_GUILD_ID")
+    await start_bot(clock=clock)
+    assert standin.guild_commands[guild] == []
+    assert {c["name"] for c in standin.global_commands} >= {"cast", "chart", "lookup", "help"}
+    assert puts(standin)[-2:] == [f"/applications/{standin.application_id}/guilds/{guild}/commands",
+                                  f"/applications/{standin.application_id}/commands"]
 
 
 def test_guild_id_must_be_digits() -> None:
@@ -140,7 +162,7 @@ async def test_cast_a_date_in_a_given_zone(standin: DiscordStandIn, start_bot: S
     assert "引っ越しは？" in embed["description"]
     fields = embed["fields"]
     assert all(len(f["value"]) <= LIMITS["field.value"] for f in fields)
-    assert expected.steps[0].general in fields[1]["value"]
+    assert str(expected.steps[0].general) in fields[1]["value"]
 
 
 async def test_cast_without_tz_uses_the_server_default(standin: DiscordStandIn, start_bot: StartBot) -> None:
@@ -213,7 +235,7 @@ async def test_chart_from_classical_inputs(
     expected = engine.cast_classical(day, yuejiang, hour)
     title = callback.embeds[0]["title"]
     assert title.startswith(expected.transmissions.name)
-    assert i18n.GLOSSES[expected.transmissions.method] in title
+    assert i18n.GLOSSES[expected.transmissions.method.name] in title
     assert f"日 **{day}**" in callback.embeds[0]["description"]
     no_400s(standin)
 
@@ -278,24 +300,21 @@ async def test_long_reading_continues_in_followups(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot import embeds
-    from engine.patterns import detect
-    from texts.reading import Reading, reading
+    from texts.reading import Reading, read
 
-    def huge(chart: Any, patterns: Any = ()) -> Reading:
-        real = reading(chart, patterns)
-        return Reading(real.entries * 12)
+    def huge(chart: Any, known: Any = None) -> Reading:
+        real = read(chart, known)
+        return Reading(real.chart, real.facts, real.patterns, real.entries * 12)  # no key: never cached
 
     # bot.embeds.chart_embeds is where every command turns a chart into its reading.
-    monkeypatch.setattr(embeds, "reading", huge)
+    monkeypatch.setattr(embeds, "read", huge)
     await start_bot(clock=clock)
     callback = await standin.slash("cast", {"when": "now"})
     assert callback.type == 4
 
     chart = engine.cast(NOW, "Asia/Tokyo")
-    found = detect(chart)
     expected = embeds.group_messages(embeds.build_embeds(
-        chart, huge(chart, found), patterns=tuple(p.name for p in found),
-        zone_note=i18n.text("embed.zone.bot", "ja")))
+        chart, huge(chart), zone_note=i18n.text("embed.zone.bot", "ja")))
     assert len(expected) > 2
     followups = await standin.followups(callback, count=len(expected) - 1)
     assert [len(r.body["embeds"]) for r in followups] == [len(m) for m in expected[1:]]
@@ -383,9 +402,9 @@ def test_main_without_token_shows_the_chart_and_exits_zero(tmp_path: Path) -> No
 
 def test_default_zone_reads_liuren_tz(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LIUREN_TZ", raising=False)
-    assert bot_app.default_zone() == "Asia/Tokyo"
+    assert default_zone() == "Asia/Tokyo"
     monkeypatch.setenv("LIUREN_TZ", "Europe/Berlin")
-    assert bot_app.default_zone() == "Europe/Berlin"
+    assert default_zone() == "Europe/Berlin"
 
 
 async def test_standin_enforces_discord_limits() -> None:
@@ -396,3 +415,64 @@ async def test_standin_enforces_discord_limits() -> None:
     assert errors["embeds"]["0"]["fields"]["3"]["value"]["_errors"]
     assert not message_errors({"content": "ok", "embeds": [{"title": "t", "description": "d"}]})
     assert GuildSpec().channels  # a default guild has a text channel
+
+
+# -- the chart as a picture ---------------------------------------------------------------------
+
+
+async def test_cast_uploads_the_picture_and_the_embed_shows_it(standin: DiscordStandIn, start_bot: StartBot) -> None:
+    import io as _io
+
+    from PIL import Image
+
+    await start_bot(clock=clock)
+    callback = await standin.slash("cast", {"when": "2026-11-29 14:00", "tz": "Asia/Tokyo"}, locale="en-US")
+    assert callback.body.get("_multipart") is True
+    [upload] = callback.files
+    assert upload["filename"] == "liuren-20261129-1400.png" and upload["data"][:8] == b"\x89PNG\r\n\x1a\n"
+    picture = Image.open(_io.BytesIO(upload["data"]))
+    assert picture.format == "PNG" and picture.width >= 800
+    assert callback.embeds[0]["image"]["url"] == "attachment://liuren-20261129-1400.png"
+    # The alt text rides with the attachment for screen readers.
+    [attachment] = callback.data["attachments"]
+    assert attachment["filename"] == upload["filename"] and attachment["description"].startswith("Da Liu Ren chart")
+    no_400s(standin)
+
+
+async def test_image_false_replies_with_text_only(standin: DiscordStandIn, start_bot: StartBot) -> None:
+    await start_bot(clock=clock)
+    callback = await standin.slash("chart", {"day": "甲子", "yuejiang": "亥", "hour": "午", "image": False})
+    assert not callback.body.get("_multipart") and not callback.files
+    assert "image" not in callback.embeds[0]
+
+
+async def test_a_refused_followup_ends_with_a_message_not_silence(
+    standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import embeds
+    from texts.reading import Reading, read
+
+    def huge(chart: Any, known: Any = None) -> Reading:
+        real = read(chart, known)
+        return Reading(real.chart, real.facts, real.patterns, real.entries * 12)
+
+    monkeypatch.setattr(embeds, "read", huge)
+    await start_bot(clock=clock)
+    standin.fail_followups(400, times=1)  # a 5xx discord.py would retry itself
+    callback = await standin.slash("cast", {"when": "now", "image": False})
+    assert callback.type == 4
+    refused, notice = await standin.followups(callback, count=2)
+    assert refused.status == 400 and refused.body["embeds"]
+    assert notice.body["content"] == i18n.text("error.followup", "ja") and notice.body["flags"] & 64
+
+
+@pytest.mark.parametrize("option", ["when", "tz"])
+async def test_a_raw_overlong_option_still_gets_a_short_answer(
+    standin: DiscordStandIn, start_bot: StartBot, option: str
+) -> None:
+    """discord.py does not re-check Range limits on a raw payload: the reply must stay short anyway."""
+    await start_bot(clock=clock)
+    callback = await standin.slash("cast", {option: "x" * 5000}, locale="fr")
+    assert callback.ephemeral and len(callback.data["content"]) <= 2000
+    assert "x" * 100 not in callback.data["content"]
+    no_400s(standin)

@@ -1,179 +1,43 @@
 """End to end: the real discord.py client, pointed at the local Discord stand-in, runs /daily and posts.
 
-The bot's clock is a test-controlled value; after moving it, a test either calls the cog's
-``run_due()`` (deterministic) or sets ``bot.daily_wakeup`` and waits for the loop's request.
+The bot's clock is a test-controlled value; after moving it, a test either calls the service's
+``run_due()`` (deterministic: it returns when the posts it started are done) or calls
+``bot.delivery.changed()`` and waits for the loop's request.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-import sys
-from collections.abc import AsyncIterator, Mapping
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import discord
 import pytest
 
-from bot.app import LiurenBot, make_bot
-from bot.daily import ATTEMPTS, BACKOFF, Daily
-from bot.store import open_store
-from tests.discord_standin import (
+from bot.store import epoch, open_store
+from testkit.daily_harness import (
+    ATTEMPTS,
+    BACKOFF,
+    MANAGE_GUILD,
+    MANAGER,
+    Clock,
+    Harness,
+    content,
+    put,
+    utc,
+    wait_for_post,
+)
+from testkit.discord_standin import (
     BOT_PERMISSIONS,
     MEMBER_PERMISSIONS,
     VIEW_CHANNEL,
-    Callback,
     ChannelSpec,
     DiscordStandIn,
     GuildSpec,
 )
-
-MANAGE_GUILD = 1 << 5
-MANAGER = MEMBER_PERMISSIONS | MANAGE_GUILD
-
-
-def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> datetime:
-    return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
-
-
-class Clock:
-    """The bot's clock: whatever the test says it is."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class Harness:
-    """One stand-in, one database file, and a bot that can be started and stopped on them."""
-
-    def __init__(self, standin: DiscordStandIn, db: Path, clock: Clock) -> None:
-        self.standin = standin
-        self.db = db
-        self.clock = clock
-        self.bot: LiurenBot | None = None
-        self._task: asyncio.Task[None] | None = None
-        self.sleeps: list[float] = []
-
-    @property
-    def guild(self) -> GuildSpec:
-        return self.standin.guilds[0]
-
-    def channel(self, index: int = 0) -> int:
-        return self.guild.channels[index].id
-
-    @property
-    def cog(self) -> Daily:
-        assert self.bot is not None
-        cog = self.bot.get_cog("Daily")
-        # load_extension imports bot.daily afresh, so compare by name, not by class identity.
-        assert cog is not None and type(cog).__name__ == "Daily"
-        return cast(Daily, cog)
-
-    async def start(self, **client_kwargs: Any) -> LiurenBot:
-        client_kwargs.setdefault("guild_ready_timeout", 0.3)  # the stand-in sends every guild at once
-        client_kwargs.setdefault("extensions", ("bot.daily",))
-        bot = make_bot(
-            store_path=self.db,
-            clock=self.clock,
-            environ=self.standin.env(),
-            **client_kwargs,
-        )
-        self.bot = bot
-        self._task = asyncio.create_task(bot.start(self.standin.token))
-        ready = asyncio.create_task(bot.wait_until_ready())
-        done, _ = await asyncio.wait({ready, self._task}, timeout=15, return_when=asyncio.FIRST_COMPLETED)
-        if ready not in done:
-            ready.cancel()
-            if self._task in done:
-                self._task.result()  # the start failed: raise why
-            raise TimeoutError("the bot did not become ready")
-
-        async def no_wait(seconds: float) -> None:
-            self.sleeps.append(seconds)
-
-        self.cog.sleep = no_wait
-        return bot
-
-    async def settle(self) -> None:
-        """Until the scheduler loop has made its first tick and is asleep, so ticks do not race it."""
-
-        async def idle() -> None:
-            while self.cog.ticks < 1 or self.cog.busy:
-                await asyncio.sleep(0.01)
-
-        await asyncio.wait_for(idle(), 10)
-
-    async def stop(self) -> None:
-        if self.bot is not None:
-            await self.bot.close()
-        if self._task is not None:
-            await asyncio.wait_for(self._task, 10)
-        self.bot, self._task = None, None
-
-    async def slash(self, name: str, options: Mapping[str, Any] | None = None, **kwargs: Any) -> Callback:
-        """Run a slash command; an option called ``channel`` is sent as a CHANNEL option, resolved."""
-        kwargs.setdefault("member_permissions", MANAGER)
-        values = dict(options or {})
-        channel_id = values.pop("channel", None)
-        if channel_id is not None:
-            values["channel"] = str(channel_id)
-        payload = self.standin.interaction_payload(name, values, **kwargs)
-        if channel_id is not None:
-            leaf = payload["data"]["options"]
-            while leaf and leaf[0]["type"] in (1, 2):
-                leaf = leaf[0]["options"]
-            for option in leaf:
-                if option["name"] == "channel":
-                    option["type"] = 7
-            found = self.standin.channel(int(channel_id))
-            if found is not None:
-                guild, spec = found
-                resolved = spec.payload(guild.id, 0)
-                resolved["permissions"] = str(MANAGER)
-                payload["data"]["resolved"] = {"channels": {str(channel_id): resolved}}
-        return await self.standin.interact(payload, timeout=10)
-
-    async def at(self, now: datetime) -> None:
-        """Move the clock once the loop is asleep."""
-        await self.settle()
-        self.clock.now = now
-
-    async def tick(self, now: datetime) -> None:
-        """Move the clock and run the scheduler once, synchronously."""
-        await self.settle()
-        self.clock.now = now
-        await self.cog.run_due()
-
-    def posts(self, channel_id: int) -> list[dict[str, Any]]:
-        return list(self.standin.messages.get(channel_id, []))
-
-    def attempts(self, channel_id: int) -> int:
-        return len(self.standin.requests_to("POST", f"/channels/{channel_id}/messages"))
-
-    def rows(self) -> list[sqlite3.Row]:
-        conn = sqlite3.connect(self.db)
-        conn.row_factory = sqlite3.Row
-        try:
-            return conn.execute("SELECT * FROM schedules ORDER BY id").fetchall()
-        finally:
-            conn.close()
-
-    def guild_zone(self, guild_id: int) -> str | None:
-        conn = sqlite3.connect(self.db)
-        try:
-            row = conn.execute("SELECT timezone FROM guild_settings WHERE guild_id = ?", (guild_id,)).fetchone()
-            return None if row is None else str(row[0])
-        finally:
-            conn.close()
-
-
-def content(callback: Callback) -> str:
-    return str(callback.data.get("content", ""))
 
 
 @pytest.fixture
@@ -193,14 +57,6 @@ async def harness(standin: DiscordStandIn, tmp_path: Path) -> AsyncIterator[Harn
     h = Harness(standin, tmp_path / "data" / "liuren.sqlite3", Clock(utc(2026, 5, 1, 23, 0)))  # 08:00 JST
     yield h
     await h.stop()
-
-
-async def wait_for_post(h: Harness, channel_id: int, count: int = 1, timeout: float = 10) -> None:
-    async def until() -> None:
-        while len(h.posts(channel_id)) < count:
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(until(), timeout)
 
 
 # --- the main path ---------------------------------------------------------------------
@@ -228,13 +84,19 @@ async def test_set_then_one_post_at_the_time_and_none_after_restart(harness: Har
     # The loop itself picks the post up once the clock reaches 09:00 JST.
     await h.at(utc(2026, 5, 2, 0, 0))
     assert h.bot is not None
-    h.bot.daily_wakeup.set()  # type: ignore[attr-defined]
+    h.bot.delivery.changed()
     await wait_for_post(h, channel)
     (post,) = h.posts(channel)
     assert "2026-05-02 09:00" in post["content"] and "Asia/Tokyo" in post["content"]
     assert post["embeds"] and post["embeds"][0]["title"]
     fields = post["embeds"][0].get("fields", [])
     assert any("四課" in f["name"] and f["value"] for f in fields)  # the chart itself, in Japanese
+    # The chart's picture rides with the post, shown as the first embed's image, described for screen readers.
+    [sent] = [r.body for r in h.standin.requests_to("POST", f"/channels/{channel}/messages") if r.status == 200]
+    [upload] = sent["_files"]
+    assert upload["data"][:8] == b"\x89PNG\r\n\x1a\n"
+    assert sent["embeds"][0]["image"]["url"] == f"attachment://{upload['filename']}"
+    assert sent["attachments"][0]["description"]
 
     for minutes in (0, 1, 60, 600):  # the rest of the local day: nothing more
         await h.tick(utc(2026, 5, 2, 0, 0) + timedelta(minutes=minutes))
@@ -261,12 +123,12 @@ async def test_missed_post_is_sent_on_start_if_still_the_same_local_day(harness:
     store = await open_store(h.db)
     try:
         set_at = utc(2026, 4, 30, 0, 0)
-        await store.put_schedule(h.guild.id, morning, "09:00", "Asia/Tokyo", "ja", set_at)
-        await store.put_schedule(h.guild.id, night, "23:30", "Asia/Tokyo", "en-US", set_at)
-        for sid in (1, 2):
-            assert await store.claim(sid, date(2026, 5, 1))  # 1 May was posted before the bot went down
+        await put(store, h.guild.id, morning, "09:00", "Asia/Tokyo", "ja", set_at)
+        await put(store, h.guild.id, night, "23:30", "Asia/Tokyo", "en-US", set_at)
     finally:
         await store.close()
+    with sqlite3.connect(h.db) as conn:  # 1 May was posted before the bot went down
+        conn.execute("UPDATE schedules SET last_posted = '2026-05-01', due_at = NULL")
     # Down over 1 May 23:30 JST and 2 May 09:00 JST; back at 15:00 JST on 2 May.
     h.clock.now = utc(2026, 5, 2, 6, 0)
     await h.start()
@@ -431,10 +293,8 @@ async def test_chart_failure_is_recorded_and_retried(harness: Harness, monkeypat
     def broken(*args: object) -> None:
         raise ValueError("engine exploded")
 
-    # load_extension imported bot.daily afresh; patch the module the cog runs in.
-    module = sys.modules[type(h.cog).__module__]
     with monkeypatch.context() as patch:
-        patch.setattr(module, "compose", broken)
+        patch.setattr("bot.delivery.compose", broken)
         await h.tick(utc(2026, 5, 2, 0, 0))
     row = h.rows()[0]
     assert h.attempts(channel) == 0
@@ -604,7 +464,9 @@ async def test_channel_the_bot_cannot_see_is_refused(harness: Harness) -> None:
     hidden = h.channel(2)
     reply = await h.slash("daily set", {"channel": hidden, "time": "09:00", "tz": "Asia/Tokyo"})
     assert reply.ephemeral and reply.data["flags"] & 64
-    assert f"<#{hidden}>" in content(reply) and "view_channel" in content(reply)
+    # Permissions named as the reader's Discord client names them, never as raw flags (issue 15, item 4).
+    assert f"<#{hidden}>" in content(reply) and "チャンネルを見る" in content(reply)
+    assert "view_channel" not in content(reply) and "view channel" not in content(reply)
     unknown = await h.slash("daily set", {"channel": 4242, "time": "09:00", "tz": "Asia/Tokyo"}, locale="en-US")
     assert unknown.ephemeral and "cannot be found" in content(unknown)
     assert h.rows() == []
@@ -656,13 +518,14 @@ async def test_bad_row_is_reported_by_show_and_skipped_by_the_loop(
     good = h.channel(1)
     await h.slash("daily set", {"channel": good, "time": "09:00", "tz": "Asia/Tokyo"})
     conn = sqlite3.connect(h.db)
-    conn.execute(
-        "INSERT INTO schedules (guild_id, channel_id, post_time, timezone) VALUES (?, ?, '09:00', 'Mars/Olympus')",
-        (h.guild.id, h.channel(0)),
+    conn.execute(  # as a broken writer might have left it: due, with a zone that does not exist
+        "INSERT INTO schedules (guild_id, channel_id, post_time, timezone, due_at) "
+        "VALUES (?, ?, '09:00', 'Mars/Olympus', ?)",
+        (h.guild.id, h.channel(0), epoch(utc(2026, 5, 2, 0, 0))),
     )
     conn.commit()
     conn.close()
-    with caplog.at_level("ERROR", logger="bot.daily"):
+    with caplog.at_level("ERROR", logger="bot.delivery"):
         await h.tick(utc(2026, 5, 2, 0, 0))
     assert len(h.posts(good)) == 1  # one bad row does not stop the others
     assert h.posts(h.channel(0)) == []
@@ -683,10 +546,10 @@ async def test_each_process_posts_only_for_its_shards(tmp_path: Path) -> None:
             db = tmp_path / "shared.sqlite3"
             store = await open_store(db)
             for guild in guilds:
-                await store.put_schedule(guild.id, guild.channels[0].id, "09:00", "Asia/Tokyo", "ja", utc(2026, 5, 1))
+                await put(store, guild.id, guild.channels[0].id, "09:00", "Asia/Tokyo", "ja", utc(2026, 5, 1))
             await store.close()
             h = Harness(server, db, Clock(utc(2026, 5, 1, 23, 0)))
-            await h.start(shard_id=1, shard_count=2)
+            await h.start(shard_ids=[1], shard_count=2)
             try:
                 await h.tick(utc(2026, 5, 2, 0, 0))
                 assert h.posts(guilds[0].channels[0].id) == []
@@ -708,7 +571,7 @@ def test_bot_permission_fixture_is_what_daily_needs() -> None:
 
 async def test_cast_uses_the_server_zone_set_by_settings(harness: Harness) -> None:
     h = harness
-    await h.start(extensions=("bot.commands", "bot.daily"))
+    await h.start(extensions=("bot.commands", "bot.daily", "bot.settings"))
     await h.slash("settings timezone", {"zone": "America/New_York"})
     cast_reply = await h.slash("cast", {"when": "now"}, member_permissions=MEMBER_PERMISSIONS)
     shown = str(cast_reply.body)

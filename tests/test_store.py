@@ -1,20 +1,305 @@
-"""Tests of the SQLite store: migrations, WAL, the atomic claim, persistence, bad rows."""
+"""Tests of the store, once per backend (SQLite file, PostgreSQL schema): settings, schedules, due
+times, leases and claims; then what only SQLite has: its file, WAL, and refusing damaged files."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.migrations import MIGRATIONS
 from bot.schedule import BadRow, Plan, plan_of
-from bot.store import MIGRATIONS, SqliteStore, Store, StoreError, open_store
+from bot.store import Location, Shards, Store, StoreError, default_location, epoch, open_store
+from bot.store_sqlite import SqliteStore, connect, marker_path, migrate
 
 SINCE = datetime(2026, 5, 1, 0, 0, tzinfo=UTC)
+T0 = datetime(2026, 5, 2, 0, 0, tzinfo=UTC)
+LEASE = timedelta(minutes=10)
+
+
+def at(minutes: float) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+@pytest.fixture
+async def store(store_location: str) -> AsyncIterator[Store]:
+    opened = await open_store(store_location)
+    yield opened
+    await opened.close()
+
+
+async def put(store: Store, guild: int, channel: int, *, due: datetime | None = T0, day: date | None = None,
+              time: str = "09:00", zone: str = "Asia/Tokyo", locale: str = "ja") -> int:
+    return await store.put_schedule(
+        guild, channel, time, zone, locale, SINCE, None if due is None else epoch(due),
+        day if day is not None else (date(2026, 5, 2) if due is not None else None),
+    )
+
+
+# --- both backends: settings and schedules ---------------------------------------------
+
+
+async def test_guild_timezone_round_trip_and_persistence(store_location: str) -> None:
+    store = await open_store(store_location)
+    assert await store.guild_timezone(1) is None
+    await store.set_guild_timezone(1, "Asia/Tokyo")
+    await store.set_guild_timezone(1, "America/New_York")
+    await store.set_guild_timezone(2, "Europe/London")
+    await store.close()
+    reopened = await open_store(store_location)
+    try:
+        assert await reopened.guild_timezone(1) == "America/New_York"
+        assert await reopened.guild_timezone(2) == "Europe/London"
+    finally:
+        await reopened.close()
+
+
+async def test_put_schedule_one_row_per_channel(store: Store) -> None:
+    first = await put(store, 1, 100)
+    other = await put(store, 1, 101, time="21:00", zone="America/New_York", locale="en-US")
+    assert first != other
+    (claimed, _) = await store.claim_due(at(0), at(10), "t1", None, 10)
+    assert claimed.row.id == first
+    assert await store.confirm(first, "t1", date(2026, 5, 2), 555, None, epoch(at(1440)), date(2026, 5, 3))
+    await store.disable(first, "gone")
+    again = await store.put_schedule(1, 100, "10:30", "Europe/Paris", "ja", SINCE, epoch(at(2000)), date(2026, 5, 3))
+    assert again == first
+    rows = {r.channel_id: r for r in await store.schedules(1)}
+    assert set(rows) == {100, 101}
+    assert (rows[100].post_time, rows[100].timezone) == ("10:30", "Europe/Paris")
+    assert rows[100].disabled_reason is None  # re-setting re-enables
+    assert rows[100].last_posted == "2026-05-02"  # …but does not owe the day again
+    assert rows[100].due_at == epoch(at(2000)) and rows[100].message_id == 555
+    assert rows[100].since == SINCE.isoformat()
+    assert rows[101].locale == "en-US"
+
+
+async def test_re_setting_a_row_being_posted_keeps_its_lease(store: Store) -> None:
+    sid = await put(store, 1, 100)
+    assert len(await store.claim_due(at(0), at(10), "t1", None, 10)) == 1
+    await store.put_schedule(1, 100, "10:00", "Asia/Tokyo", "ja", SINCE, epoch(at(60)), date(2026, 5, 2))
+    (row,) = await store.schedules()
+    assert row.due_at == epoch(at(10))  # still leased: nobody else takes it now
+    assert row.post_time == "10:00"
+    assert await store.confirm(sid, "t1", date(2026, 5, 2), 1, None, epoch(at(1440)), date(2026, 5, 3))
+
+
+async def test_schedules_filter_by_guild_and_delete(store: Store) -> None:
+    await put(store, 1, 100)
+    await put(store, 1, 101)
+    await put(store, 2, 200)
+    assert [r.channel_id for r in await store.schedules()] == [100, 101, 200]
+    assert [r.channel_id for r in await store.schedules(2)] == [200]
+    assert await store.delete_schedules(1, 101) == 1
+    assert await store.delete_schedules(1, 999) == 0
+    assert await store.delete_schedules(2, 100) == 0  # another server's channel is untouched
+    assert [r.channel_id for r in await store.schedules()] == [100, 200]
+    assert await store.delete_schedules(1) == 1
+    assert [r.channel_id for r in await store.schedules()] == [200]
+
+
+# --- both backends: due times, leases, claims -------------------------------------------
+
+
+async def test_claim_takes_only_due_rows_and_leases_them(store: Store) -> None:
+    due = await put(store, 1, 100, due=at(0))
+    await put(store, 1, 101, due=at(30))
+    await put(store, 1, 102, due=None)  # never due
+    assert await store.claim_due(at(-1), at(9), "early", None, 10) == ()
+    (claimed,) = await store.claim_due(at(0), at(10), "t1", None, 10)
+    assert claimed.row.id == due and claimed.token == "t1" and not claimed.was_unsure
+    assert claimed.row.due_day == "2026-05-02"
+    # Leased: not due again until the lease ends, whoever asks.
+    assert await store.claim_due(at(9), at(19), "t2", None, 10) == ()
+    assert await store.next_due(None) == at(10)
+    # Unconfirmed, the lease expires: the next claimant is told a send may have happened.
+    (taken,) = await store.claim_due(at(10), at(20), "t3", None, 10)
+    assert taken.row.id == due and taken.was_unsure
+    # The old holder can no longer confirm or release it.
+    assert not await store.confirm(due, "t1", date(2026, 5, 2), 9, None, epoch(at(1440)), date(2026, 5, 3))
+    await store.release(due, "t1", epoch(at(11)), "late", False)
+    assert (await store.schedules())[0].due_at == epoch(at(20))
+
+
+async def test_confirm_records_the_post_and_the_next_due_time(store: Store) -> None:
+    sid = await put(store, 1, 100)
+    await store.note_error(sid, "503 earlier")
+    await store.claim_due(at(0), at(10), "t1", None, 10)
+    assert await store.confirm(sid, "t1", date(2026, 5, 2), 777, None, epoch(at(1440)), date(2026, 5, 3))
+    (row,) = await store.schedules()
+    assert (row.last_posted, row.message_id, row.last_error) == ("2026-05-02", 777, None)
+    assert (row.due_at, row.due_day, row.unsure) == (epoch(at(1440)), "2026-05-03", False)
+    assert await store.claim_due(at(60), at(70), "t2", None, 10) == ()
+
+
+async def test_release_sets_the_retry_time_and_keeps_unsure_only_when_asked(store: Store) -> None:
+    sid = await put(store, 1, 100)
+    await store.claim_due(at(0), at(10), "t1", None, 10)
+    await store.release(sid, "t1", epoch(at(0.5)), "429 rate limited", False)
+    (row,) = await store.schedules()
+    assert (row.due_at, row.unsure, row.last_error, row.last_posted) == (epoch(at(0.5)), False, "429 rate limited",
+                                                                        None)
+    (again,) = await store.claim_due(at(0.5), at(10.5), "t2", None, 10)
+    assert not again.was_unsure  # released as surely not sent: no need to search the channel
+    await store.release(sid, "t2", epoch(at(1)), "503", True)
+    (third,) = await store.claim_due(at(1), at(11), "t3", None, 10)
+    assert third.was_unsure
+
+
+async def test_two_stores_claiming_together_never_take_the_same_row(store_location: str) -> None:
+    # Two stores = two connections, as two bot processes would have.
+    first, second = await open_store(store_location), await open_store(store_location)
+    try:
+        ids = [await put(first, 1, 100 + n) for n in range(30)]
+        results = await asyncio.gather(
+            *(s.claim_due(at(0), at(10), f"t{n}", None, 4) for n, s in enumerate([first, second] * 6))
+        )
+        taken = [c.row.id for batch in results for c in batch]
+        assert sorted(taken) == sorted(set(taken))  # nobody took a row twice
+        assert len(taken) <= len(ids)
+        rest = await first.claim_due(at(0), at(10), "rest", None, 100)
+        assert sorted(taken + [c.row.id for c in rest]) == sorted(ids)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_claim_and_next_due_keep_to_the_processes_shards(store: Store) -> None:
+    on_0, on_1 = (1000 << 22) + 5, (1001 << 22) + 5  # shards 0 and 1 of 2
+    a = await put(store, on_0, 100, due=at(0))
+    b = await put(store, on_1, 101, due=at(5))
+    zero, one = Shards(2, (0,)), Shards(2, (1,))
+    assert await store.next_due(zero) == at(0) and await store.next_due(one) == at(5)
+    assert [c.row.id for c in await store.claim_due(at(10), at(20), "x", one, 10)] == [b]
+    assert [c.row.id for c in await store.claim_due(at(10), at(20), "y", zero, 10)] == [a]
+    assert zero.holds(on_0) and not zero.holds(on_1)
+
+
+async def test_claim_limit_takes_the_earliest_first(store: Store) -> None:
+    late = await put(store, 1, 100, due=at(5))
+    early = await put(store, 1, 101, due=at(1))
+    (first,) = await store.claim_due(at(10), at(20), "t", None, 1)
+    assert first.row.id == early
+    (second,) = await store.claim_due(at(10), at(20), "t", None, 1)
+    assert second.row.id == late
+
+
+async def test_disable_stops_claims_until_enabled(store: Store) -> None:
+    sid = await put(store, 1, 100)
+    await store.disable(sid, "404 Unknown Channel")
+    (row,) = await store.schedules()
+    assert row.disabled_reason == "404 Unknown Channel" and row.due_at is None
+    assert await store.claim_due(at(60), at(70), "t", None, 10) == ()
+    assert await store.next_due(None) is None
+    await store.enable(sid, epoch(at(61)), date(2026, 5, 2))
+    assert [c.row.id for c in await store.claim_due(at(61), at(70), "t", None, 10)] == [sid]
+
+
+async def test_note_error_is_kept_and_cleared(store: Store) -> None:
+    sid = await put(store, 1, 100)
+    await store.note_error(sid, "503 after 3 attempts")
+    assert (await store.schedules())[0].last_error == "503 after 3 attempts"
+    await store.note_error(sid, None)
+    assert (await store.schedules())[0].last_error is None
+
+
+async def test_unscheduled_rows_and_reschedule(store: Store) -> None:
+    sid = await put(store, 1, 100, due=None)
+    await put(store, 1, 101)
+    assert [r.id for r in await store.unscheduled()] == [sid]
+    await store.reschedule(sid, epoch(at(3)), date(2026, 5, 2))
+    assert await store.unscheduled() == ()
+    assert await store.next_due(None) == at(0)
+
+
+async def test_pages_and_many_reschedules_leave_leased_rows_alone(store: Store) -> None:
+    ids = [await put(store, 1, 100 + n, due=at(n)) for n in range(5)]
+    assert [r.id for r in await store.schedules_page(0, 2)] == ids[:2]
+    assert [r.id for r in await store.schedules_page(ids[1], 10)] == ids[2:]
+    (leased,) = await store.claim_due(at(0), at(10), "t", None, 1)
+    await store.reschedule_many([(i, epoch(at(100 + n)), date(2026, 5, 3)) for n, i in enumerate(ids)])
+    rows = {r.id: r for r in await store.schedules()}
+    assert rows[leased.row.id].due_at == epoch(at(10))  # the lease holder decides
+    assert [rows[i].due_at for i in ids[1:]] == [epoch(at(101 + n)) for n in range(4)]
+    await store.reschedule_many([(ids[2], None, None)])
+    assert [r.id for r in await store.unscheduled()] == [ids[2]]
+    assert await store.unscheduled(ids[2]) == () and await store.unscheduled(0, 0) == ()
+
+
+async def test_meta_round_trip(store: Store) -> None:
+    assert await store.meta("zone-data") is None
+    await store.set_meta("zone-data", "2025b")
+    await store.set_meta("zone-data", "2026a")
+    assert await store.meta("zone-data") == "2026a"
+
+
+async def test_closed_store_refuses_work(store_location: str) -> None:
+    store = await open_store(store_location)
+    await store.close()
+    await store.close()  # idempotent
+    with pytest.raises(RuntimeError):
+        await store.guild_timezone(1)
+
+
+async def test_bad_rows_come_back_and_are_reported(store: Store) -> None:
+    good = await put(store, 1, 100)
+    await store.put_schedule(1, 101, "25:00", "Asia/Tokyo", "ja", SINCE, None, None)
+    await store.put_schedule(1, 102, "09:00", "Mars/Olympus", "ja", SINCE, None, None)
+    rows = await store.schedules(1)
+    plans = [plan_of(r) for r in rows]
+    assert isinstance(plans[0], Plan) and plans[0].id == good
+    bad = [p for p in plans if isinstance(p, BadRow)]
+    assert [b.row.channel_id for b in bad] == [101, 102]
+    assert "25:00" in bad[0].problem and "Mars/Olympus" in bad[1].problem
+
+
+# --- PostgreSQL: its own schema versioning -----------------------------------------------
+
+
+async def test_postgres_refuses_a_newer_schema(postgres_url: str) -> None:
+    import psycopg
+
+    store = await open_store(postgres_url)
+    await store.close()
+    async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as conn:
+        await conn.execute("UPDATE liuren_schema SET version = %s", (len(MIGRATIONS) + 1,))
+    with pytest.raises(StoreError, match="newer"):
+        await open_store(postgres_url)
+
+
+async def test_postgres_migrates_a_version_1_database_keeping_its_rows(postgres_url: str) -> None:
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as conn:
+        await conn.execute("CREATE TABLE liuren_schema (version INTEGER NOT NULL)")
+        await conn.execute("INSERT INTO liuren_schema VALUES (1)")
+        for statement in MIGRATIONS[0].postgres:
+            await conn.execute(statement)
+        await conn.execute("INSERT INTO schedules (guild_id, channel_id, post_time, timezone, last_posted) "
+                           "VALUES (10, 20, '07:15', 'Asia/Tokyo', '2026-04-30')")
+    store = await open_store(postgres_url)
+    try:
+        (only,) = await store.schedules(10)
+        assert (only.post_time, only.last_posted, only.locale, only.due_at) == ("07:15", "2026-04-30", "ja", None)
+        assert [r.id for r in await store.unscheduled()] == [only.id]
+    finally:
+        await store.close()
+
+
+async def test_postgres_unreachable_server_is_one_clear_error() -> None:
+    with pytest.raises(StoreError, match=r"cannot connect to postgresql://nobody@127\.0\.0\.1:9/x"):
+        from bot.store_postgres import PostgresStore
+
+        await PostgresStore.open(Location(url="postgresql://nobody@127.0.0.1:9/x?connect_timeout=1"), timeout=0.5)
+
+
+# --- SQLite: the file ----------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -22,18 +307,8 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "nested" / "dir" / "liuren.sqlite3"
 
 
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await open_store(db_path)
-    yield opened
-    await opened.close()
-
-
 def raw(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None)
-
-
-# --- opening and migrations ------------------------------------------------------------
 
 
 async def test_open_creates_folder_wal_and_latest_schema(db_path: Path) -> None:
@@ -44,23 +319,18 @@ async def test_open_creates_folder_wal_and_latest_schema(db_path: Path) -> None:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         columns = {r[1] for r in conn.execute("PRAGMA table_info(schedules)")}
-    assert {
-        "id",
-        "guild_id",
-        "channel_id",
-        "post_time",
-        "timezone",
-        "last_posted",
-        "disabled_reason",
-    } <= columns
+        indexes = {r[1] for r in conn.execute("PRAGMA index_list(schedules)")}
+    assert {"id", "guild_id", "channel_id", "post_time", "timezone", "last_posted", "disabled_reason", "due_at",
+            "lease_token", "unsure", "message_id"} <= columns
+    assert "schedules_due" in indexes
 
 
-async def test_default_path_is_data_under_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_location_is_the_user_data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LIUREN_DB", raising=False)
-    monkeypatch.chdir(tmp_path)
-    store = await open_store()
-    await store.close()
-    assert (tmp_path / "data" / "liuren.sqlite3").exists()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_location().path == tmp_path / "xdg" / "liuren" / "liuren.sqlite3"
+    assert default_location({"LIUREN_DB": "postgresql://u@h:5432/db"}).url == "postgresql://u@h:5432/db"
+    assert Location.parse("postgresql://u:secret@h:5432/db").describe() == "postgresql://u@h:5432/db"
 
 
 async def test_liuren_db_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,7 +346,7 @@ async def test_liuren_db_environment_variable(tmp_path: Path, monkeypatch: pytes
 async def test_migrates_a_version_1_database_keeping_its_rows(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     with raw(db_path) as conn:
-        for statement in MIGRATIONS[0]:
+        for statement in MIGRATIONS[0].sqlite:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
         conn.execute("INSERT INTO guild_settings VALUES (10, 'Asia/Tokyo')")
@@ -88,17 +358,11 @@ async def test_migrates_a_version_1_database_keeping_its_rows(db_path: Path) -> 
     try:
         assert await store.guild_timezone(10) == "Asia/Tokyo"
         (only,) = await store.schedules(10)
-        assert (only.channel_id, only.post_time, only.timezone, only.last_posted) == (
-            20,
-            "07:15",
-            "Asia/Tokyo",
-            "2026-04-30",
-        )
-        assert only.locale == "ja"
-        assert only.disabled_reason is None
+        assert (only.channel_id, only.post_time, only.timezone, only.last_posted) == (20, "07:15", "Asia/Tokyo",
+                                                                                     "2026-04-30")
+        assert only.locale == "ja" and only.disabled_reason is None and only.due_at is None
         plan = plan_of(only)
-        assert isinstance(plan, Plan)
-        assert plan.since is None  # a v1 row owes today's post if it is still due
+        assert isinstance(plan, Plan) and plan.since is None
     finally:
         await store.close()
     with raw(db_path) as conn:
@@ -113,19 +377,11 @@ async def test_reopening_does_not_reapply_migrations(db_path: Path) -> None:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
 
 
-async def test_refuses_a_database_from_a_newer_version(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    with raw(db_path) as conn:
-        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    with pytest.raises(StoreError, match="newer"):
-        await open_store(db_path)
-
-
 async def test_a_failing_migration_step_rolls_back(db_path: Path) -> None:
-    from bot.store import connect, migrate
+    from bot.migrations import Step
 
     conn = connect(db_path)
-    broken = (*MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL"))
+    broken = (*MIGRATIONS, Step("broken", ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL"), ()))
     with pytest.raises(sqlite3.OperationalError):
         migrate(conn, broken)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
@@ -133,197 +389,199 @@ async def test_a_failing_migration_step_rolls_back(db_path: Path) -> None:
     conn.close()
 
 
-# --- settings and schedules ------------------------------------------------------------
-
-
-async def test_guild_timezone_round_trip_and_persistence(db_path: Path) -> None:
-    store = await open_store(db_path)
-    assert await store.guild_timezone(1) is None
-    await store.set_guild_timezone(1, "Asia/Tokyo")
-    await store.set_guild_timezone(1, "America/New_York")
-    await store.set_guild_timezone(2, "Europe/London")
-    await store.close()
-    reopened = await open_store(db_path)
-    try:
-        assert await reopened.guild_timezone(1) == "America/New_York"
-        assert await reopened.guild_timezone(2) == "Europe/London"
-    finally:
-        await reopened.close()
-
-
-async def test_put_schedule_one_row_per_channel(store: Store) -> None:
-    first = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    other = await store.put_schedule(1, 101, "21:00", "America/New_York", "en-US", SINCE)
-    assert first != other
-    assert await store.claim(first, date(2026, 5, 1))
-    await store.disable(first, "gone")
-    again = await store.put_schedule(1, 100, "10:30", "Europe/Paris", "ja", SINCE)
-    assert again == first
-    rows = {r.channel_id: r for r in await store.schedules(1)}
-    assert set(rows) == {100, 101}
-    assert (rows[100].post_time, rows[100].timezone) == ("10:30", "Europe/Paris")
-    assert rows[100].disabled_reason is None  # re-setting re-enables
-    assert rows[100].last_posted == "2026-05-01"  # …but does not owe the day again
-    assert rows[100].since == SINCE.isoformat()
-    assert rows[101].locale == "en-US"
-
-
-async def test_schedules_filter_by_guild_and_delete(store: Store) -> None:
-    await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    await store.put_schedule(1, 101, "09:00", "Asia/Tokyo", "ja", SINCE)
-    await store.put_schedule(2, 200, "09:00", "Asia/Tokyo", "ja", SINCE)
-    assert [r.channel_id for r in await store.schedules()] == [100, 101, 200]
-    assert [r.channel_id for r in await store.schedules(2)] == [200]
-    assert await store.delete_schedules(1, 101) == 1
-    assert await store.delete_schedules(1, 999) == 0
-    assert await store.delete_schedules(2, 100) == 0  # another server's channel is untouched
-    assert [r.channel_id for r in await store.schedules()] == [100, 200]
-    assert await store.delete_schedules(1) == 1
-    assert [r.channel_id for r in await store.schedules()] == [200]
-
-
-async def test_schedules_persist_across_reopen(db_path: Path) -> None:
-    store = await open_store(db_path)
-    sid = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    assert await store.claim(sid, date(2026, 5, 2))
-    await store.close()
-    reopened = await open_store(db_path)
-    try:
-        (only,) = await reopened.schedules()
-        assert only.last_posted == "2026-05-02"
-        assert not await reopened.claim(sid, date(2026, 5, 2))
-    finally:
-        await reopened.close()
-
-
-# --- the claim -------------------------------------------------------------------------
-
-
-async def test_claim_once_per_day_and_only_forward(store: Store) -> None:
-    sid = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    assert await store.claim(sid, date(2026, 5, 2))
-    assert not await store.claim(sid, date(2026, 5, 2))
-    assert not await store.claim(sid, date(2026, 5, 1))
-    assert await store.claim(sid, date(2026, 5, 3))
-    assert not await store.claim(sid + 1000, date(2026, 5, 3))  # no such schedule
-
-
-async def test_two_claims_for_the_same_day_only_one_wins(db_path: Path) -> None:
-    # Two stores = two connections on two threads, as two bot processes would have.
-    first, second = await open_store(db_path), await open_store(db_path)
-    try:
-        ids = [await first.put_schedule(1, 100 + n, "09:00", "Asia/Tokyo", "ja", SINCE) for n in range(30)]
-        day = date(2026, 5, 2)
-        results = await asyncio.gather(*(s.claim(i, day) for i in ids for s in (first, second, first)))
-        by_id = [results[3 * n : 3 * n + 3] for n in range(len(ids))]
-        assert all(sum(r) == 1 for r in by_id)
-    finally:
-        await first.close()
-        await second.close()
-
-
 async def test_claim_race_from_raw_threads(db_path: Path) -> None:
-    """Many threads with their own connections race for one day; exactly one wins."""
+    """Many threads, each with its own store (connection), race for one due row; exactly one wins."""
     store = await open_store(db_path)
-    sid = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
+    await put(store, 1, 100)
     await store.close()
     barrier = threading.Barrier(8)
-    wins: list[bool] = []
+    wins: list[int] = []
 
-    def contender() -> None:
-        conn = sqlite3.connect(db_path, isolation_level=None, timeout=10)
-        barrier.wait()
-        cursor = conn.execute(
-            "UPDATE schedules SET last_posted = ? WHERE id = ? AND (last_posted IS NULL OR last_posted < ?)",
-            ("2026-05-02", sid, "2026-05-02"),
-        )
-        wins.append(cursor.rowcount == 1)
-        conn.close()
+    def contender(n: int) -> None:
+        async def claim() -> int:
+            mine = await open_store(db_path)
+            try:
+                barrier.wait()
+                return len(await mine.claim_due(at(0), at(10), f"t{n}", None, 10))
+            finally:
+                await mine.close()
 
-    threads = [threading.Thread(target=contender) for _ in range(8)]
+        wins.append(asyncio.run(claim()))
+
+    threads = [threading.Thread(target=contender, args=(n,)) for n in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert wins.count(True) == 1
+    assert sorted(wins) == [0] * 7 + [1]
 
 
-async def test_release_restores_the_previous_day_only_if_still_ours(store: Store) -> None:
-    sid = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    assert await store.claim(sid, date(2026, 5, 1))
-    assert await store.claim(sid, date(2026, 5, 2))
-    await store.release(sid, date(2026, 5, 2), "2026-05-01")
-    (only,) = await store.schedules()
-    assert only.last_posted == "2026-05-01"
-    assert await store.claim(sid, date(2026, 5, 2))  # claimable again
-    await store.release(sid, date(2026, 5, 9), None)  # not our claim: nothing changes
-    (only,) = await store.schedules()
-    assert only.last_posted == "2026-05-02"
-
-
-async def test_disabled_schedule_cannot_be_claimed_until_enabled(store: Store) -> None:
-    sid = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    await store.disable(sid, "404 Unknown Channel")
-    (only,) = await store.schedules()
-    assert only.disabled_reason == "404 Unknown Channel"
-    assert not await store.claim(sid, date(2026, 5, 2))
-    await store.enable(sid)
-    assert await store.claim(sid, date(2026, 5, 2))
-
-
-async def test_note_error_is_kept_and_cleared(store: Store) -> None:
-    sid = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    await store.note_error(sid, "503 after 3 attempts")
-    assert (await store.schedules())[0].last_error == "503 after 3 attempts"
-    await store.note_error(sid, None)
-    assert (await store.schedules())[0].last_error is None
-
-
-# --- bad rows --------------------------------------------------------------------------
-
-
-async def test_bad_rows_come_back_and_are_reported(db_path: Path) -> None:
-    store = await open_store(db_path)
-    good = await store.put_schedule(1, 100, "09:00", "Asia/Tokyo", "ja", SINCE)
-    await store.close()
-    with raw(db_path) as conn:  # as an older or broken version might have written them
-        insert = "INSERT INTO schedules (guild_id, channel_id, post_time, timezone) VALUES "
-        conn.execute(insert + "(1, 101, '25:00', 'Asia/Tokyo')")
-        conn.execute(insert + "(1, 102, '09:00', 'Mars/Olympus')")
-        conn.execute(
-            "INSERT INTO schedules (guild_id, channel_id, post_time, timezone, last_posted) "
-            "VALUES (1, 103, 930, 'Asia/Tokyo', 'someday')"
-        )
+async def test_store_runs_sql_off_the_event_loop_thread(db_path: Path) -> None:
     store = await open_store(db_path)
     try:
-        rows = await store.schedules(1)
+        assert isinstance(store, SqliteStore)
+        loop_thread = threading.get_ident()
+        seen: list[int] = []
+
+        def work(conn: sqlite3.Connection) -> None:
+            seen.append(threading.get_ident())
+
+        await store._run(work)
+        assert seen and seen[0] != loop_thread
     finally:
         await store.close()
-    assert [r.channel_id for r in rows] == [100, 101, 102, 103]
-    plans = [plan_of(r) for r in rows]
-    assert isinstance(plans[0], Plan) and plans[0].id == good
-    bad = [p for p in plans if isinstance(p, BadRow)]
-    assert [b.row.channel_id for b in bad] == [101, 102, 103]
-    assert "25:00" in bad[0].problem
-    assert "Mars/Olympus" in bad[1].problem
-    assert "930" in bad[2].problem and "someday" in bad[2].problem
 
 
-async def test_store_runs_sql_off_the_event_loop_thread(store: Store) -> None:
-    assert isinstance(store, SqliteStore)
-    loop_thread = threading.get_ident()
-    seen: list[int] = []
-
-    def work(conn: sqlite3.Connection) -> None:
-        seen.append(threading.get_ident())
-
-    await store._run(work)
-    assert seen and seen[0] != loop_thread
+# --- SQLite: damaged or unusable files are refused, untouched ---------------------------------
 
 
-async def test_closed_store_refuses_work(db_path: Path) -> None:
+async def make_db_with_schedule(path: Path) -> bytes:
+    store = await open_store(path)
+    await put(store, 1, 100)
+    await store.close()
+    return path.read_bytes()
+
+
+def assert_untouched(path: Path, before: bytes | None) -> None:
+    if before is None:
+        assert not path.exists()
+    else:
+        assert path.read_bytes() == before
+    assert not Path(str(path) + "-wal").exists() or Path(str(path) + "-wal").stat().st_size == 0
+
+
+async def test_garbage_file_is_refused_untouched(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    db_path.write_bytes(b"this is a shopping list, not a database\n" * 50)
+    before = db_path.read_bytes()
+    with pytest.raises(StoreError) as refused:
+        await open_store(db_path)
+    message = str(refused.value)
+    assert str(db_path) in message and "not a SQLite database" in message and "backup" in message
+    assert "\n" not in message
+    assert_untouched(db_path, before)
+
+
+async def test_truncated_file_is_refused_untouched(db_path: Path) -> None:
+    await make_db_with_schedule(db_path)
+    store = await open_store(db_path)
+    for extra in range(200):  # enough pages that cutting half off is seen in the header
+        await put(store, 2, 1000 + extra, locale="x" * 500)
+    await store.close()
+    with raw(db_path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    whole = db_path.read_bytes()
+    db_path.write_bytes(whole[: len(whole) // 2])
+    before = db_path.read_bytes()
+    with pytest.raises(StoreError, match="truncated") as refused:
+        await open_store(db_path)
+    assert str(db_path) in str(refused.value)
+    assert_untouched(db_path, before)
+
+
+async def test_empty_file_where_schedules_were_is_refused(db_path: Path) -> None:
+    await make_db_with_schedule(db_path)
+    assert marker_path(db_path).exists()
+    for leftover in (Path(str(db_path) + "-wal"), Path(str(db_path) + "-shm")):
+        leftover.unlink(missing_ok=True)
+    db_path.write_bytes(b"")
+    with pytest.raises(StoreError, match="empty") as refused:
+        await open_store(db_path)
+    assert str(db_path) in str(refused.value) and marker_path(db_path).name in str(refused.value)
+    assert_untouched(db_path, b"")
+    db_path.unlink()  # a deleted file is noticed the same way
+    with pytest.raises(StoreError, match="missing"):
+        await open_store(db_path)
+    assert not db_path.exists()
+
+
+async def test_an_empty_new_file_without_marker_is_fine(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    db_path.write_bytes(b"")
     store = await open_store(db_path)
     await store.close()
-    await store.close()  # idempotent
-    with pytest.raises(RuntimeError):
-        await store.guild_timezone(1)
+    assert not marker_path(db_path).exists()  # no schedules yet: no marker
+
+
+async def test_newer_schema_is_refused_untouched(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with raw(db_path) as conn:
+        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    before = db_path.read_bytes()
+    with pytest.raises(StoreError, match="newer") as refused:
+        await open_store(db_path)
+    assert str(db_path) in str(refused.value) and "upgrade" in str(refused.value)
+    assert_untouched(db_path, before)
+
+
+async def test_a_directory_is_refused(db_path: Path) -> None:
+    db_path.mkdir(parents=True)
+    with pytest.raises(StoreError, match="is a directory"):
+        await open_store(db_path)
+
+
+@pytest.mark.parametrize(("mode", "words"), [(os.R_OK, "cannot be read"), (os.W_OK, "read-only")])
+async def test_unreadable_or_read_only_file_is_refused(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, mode: int, words: str
+) -> None:
+    before = await make_db_with_schedule(db_path)
+    real = os.access
+
+    # The tests run as root, whom file modes do not stop; os.access is what the check asks.
+    def access(path: str | os.PathLike[str], wanted: int, **kwargs: object) -> bool:
+        if Path(path) == db_path and wanted == mode:
+            return False
+        return real(path, wanted)
+
+    monkeypatch.setattr(os, "access", access)
+    with pytest.raises(StoreError, match=words) as refused:
+        await open_store(db_path)
+    assert str(db_path) in str(refused.value)
+    assert db_path.read_bytes() == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads and writes files whatever their mode")
+async def test_read_only_file_mode_is_refused(db_path: Path) -> None:
+    await make_db_with_schedule(db_path)
+    db_path.chmod(0o444)
+    with pytest.raises(StoreError, match="read-only"):
+        await open_store(db_path)
+
+
+@pytest.mark.parametrize("shards", [None, Shards(4, (0, 1))])
+async def test_a_tick_reads_the_due_index_not_the_table(db_path: Path, shards: Shards | None) -> None:
+    """O(due): both queries of a tick are ranges of the due_at index, with or without shards."""
+    from bot import store_sql as q
+    from bot.store import shard_filter
+
+    store = await open_store(db_path)
+    for n in range(50):
+        await put(store, (n % 7) << 22, 100 + n, due=at(n))
+    await store.close()
+    where, params = shard_filter(shards)
+    with raw(db_path) as conn:
+        conn.execute("ANALYZE")
+        for sql, args in ((q.DUE.format(where=where), (epoch(at(0)), *params, 10)),
+                          (q.NEXT_DUE + where + q.NEXT_DUE_ORDER, params)):
+            plan = " / ".join(str(r[3]) for r in conn.execute("EXPLAIN QUERY PLAN " + sql, args))
+            assert "USING INDEX schedules_due" in plan and "TEMP B-TREE" not in plan, plan
+
+
+async def test_postgres_tick_can_use_the_due_index(postgres_url: str) -> None:
+    import psycopg
+
+    from bot import store_sql as q
+    from bot.store import shard_filter
+    from bot.store_postgres import sql
+
+    store = await open_store(postgres_url)
+    await put(store, 1, 100)
+    await store.close()
+    where, params = shard_filter(Shards(4, (0, 1)))
+    async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as conn:
+        await conn.execute("SET enable_seqscan = off")  # a tiny table would be scanned anyway
+        for text, args in ((q.DUE.format(where=where), (epoch(at(0)), *params, 10)),
+                           (q.NEXT_DUE + where + q.NEXT_DUE_ORDER, params)):
+            cursor = await conn.execute("EXPLAIN " + sql(text), args)
+            plan = " / ".join(str(r[0]) for r in await cursor.fetchall())
+            assert "schedules_due" in plan, plan

@@ -9,8 +9,12 @@ What it plays:
 - the gateway: HELLO → IDENTIFY → READY (+ one GUILD_CREATE per guild), heartbeats, RESUME;
 - application commands: global and per-guild ``GET``/``PUT`` (ids stay stable per name);
 - messages: ``POST /channels/{id}/messages`` (recorded; failures configurable per channel with
-  ``fail_channel``), ``GET /channels/{id}``;
-- interactions: tests inject INTERACTION_CREATE with ``slash``/``autocomplete``/``interact`` and
+  ``fail_channel``; ``enforce_nonce`` as Discord documents it: the same nonce from the same author
+  within ``nonce_window`` seconds returns the message already stored instead of a new one;
+  ``lose_answer``/``slow_answer`` store the message and then drop or delay the reply),
+  ``GET /channels/{id}/messages?limit=`` (newest first), ``GET /channels/{id}``;
+- shards: IDENTIFY's ``shard: [id, count]`` gets READY and GUILD_CREATE for that shard's guilds only;
+- interactions: tests inject INTERACTION_CREATE with ``slash``/``autocomplete``/``press`` (a button)/``interact`` and
   await the callback; followups and edits through ``/webhooks/{app}/{token}``.
 Every REST request is recorded (method, path without the API prefix, query, JSON body). Message
 bodies are checked against Discord's limits and rejected with a 400 in Discord's nested error
@@ -42,9 +46,10 @@ EPHEMERAL = 1 << 6
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
-BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY
+BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
 MEMBER_PERMISSIONS = BOT_PERMISSIONS | USE_APPLICATION_COMMANDS
 
 # Discord's message limits; the stand-in enforces them the way Discord does (HTTP 400).
@@ -122,11 +127,16 @@ class Recorded:
 
 @dataclass(slots=True)
 class Failure:
-    """Answer ``status`` to channel messages; ``times`` None means always, otherwise that many times."""
+    """Answer ``status`` to channel messages; ``times`` None means always, otherwise that many times.
+
+    ``status`` 0 means "store the message, then drop the connection without an answer";
+    ``delay`` > 0 means "store the message, then answer after that many seconds".
+    """
 
     status: int
     times: int | None = None
     retry_after: float = 0.05
+    delay: float = 0.0
 
 
 @dataclass(slots=True)
@@ -155,6 +165,11 @@ class Callback:
     @property
     def embeds(self) -> list[dict[str, Any]]:
         return list(self.data.get("embeds", []))
+
+    @property
+    def files(self) -> list[dict[str, Any]]:
+        """Files the callback uploaded (multipart): field, filename, content_type and data (bytes)."""
+        return list(self.body.get("_files", []))
 
 
 @dataclass(slots=True)
@@ -255,13 +270,17 @@ class DiscordStandIn:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.messages: dict[int, list[dict[str, Any]]] = {}  # channel id → messages posted
+        self.nonce_window = 300.0  # seconds an enforced nonce is remembered ("a few minutes")
+        self._nonces: dict[tuple[int, str, str], tuple[float, dict[str, Any]]] = {}
         self.failures: dict[int, Failure] = {}
+        self.followup_failure: Failure | None = None
         self.identifies: list[dict[str, Any]] = []
         self.errors: list[Exception] = []  # exceptions raised inside the stand-in itself
         self._command_ids: dict[tuple[int | None, str], int] = {}
         self._waiters: list[_Waiter] = []
         self._sockets: list[web.WebSocketResponse] = []
         self._connected = asyncio.Event()
+        self._stopping = asyncio.Event()
         self._sequence = 0
         self._sent_at: dict[int, float] = {}
         self._runner: web.AppRunner | None = None
@@ -282,6 +301,7 @@ class DiscordStandIn:
         self.port = int(server.sockets[0].getsockname()[1])  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
+        self._stopping.set()
         for ws in list(self._sockets):
             await ws.close()
         if self._runner is not None:
@@ -313,6 +333,18 @@ class DiscordStandIn:
                      retry_after: float = 0.05) -> None:
         """Make ``POST /channels/{channel_id}/messages`` answer ``status`` (403, 404, 429, 500 …)."""
         self.failures[channel_id] = Failure(status, times, retry_after)
+
+    def fail_followups(self, status: int, *, times: int = 1) -> None:
+        """Make the next ``times`` interaction followups (``POST /webhooks/{app}/{token}``) answer ``status``."""
+        self.followup_failure = Failure(status, times)
+
+    def lose_answer(self, channel_id: int, *, times: int = 1) -> None:
+        """Store the next message(s) to the channel, then drop the connection: the answer is lost."""
+        self.failures[channel_id] = Failure(0, times)
+
+    def slow_answer(self, channel_id: int, seconds: float, *, times: int = 1) -> None:
+        """Store the next message(s) to the channel at once, but answer only after ``seconds``."""
+        self.failures[channel_id] = Failure(200, times, delay=seconds)
 
     def channel(self, channel_id: int) -> tuple[GuildSpec, ChannelSpec] | None:
         for guild in self.guilds:
@@ -470,6 +502,24 @@ class DiscordStandIn:
             index = self.requests.index(recorded) + 1
         return found
 
+    def buttons(self, message: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The buttons (component type 2) of a stored message, in order, from every action row."""
+        return [c for row in message.get("components") or [] for c in row.get("components") or [] if c.get("type") == 2]
+
+    async def press(self, message: Mapping[str, Any], custom_id: str, *, timeout: float = 5.0,
+                    **kwargs: Any) -> Callback:
+        """A member presses the button ``custom_id`` on ``message`` (one the bot posted, as stored in
+        ``messages``): a component interaction (type 3) carrying the message, as Discord sends it.
+        ``kwargs`` as for ``interaction_payload`` (``user_id``, ``locale``, ``guild_id`` …); the
+        channel is the message's."""
+        if not any(b.get("custom_id") == custom_id for b in self.buttons(message)):
+            raise ValueError(f"message {message.get('id')} has no button {custom_id!r}")
+        kwargs.setdefault("channel_id", int(message["channel_id"]))
+        payload = self.interaction_payload("button", None, type=3, **kwargs)
+        payload["data"] = {"custom_id": custom_id, "component_type": 2}
+        payload["message"] = dict(message)
+        return await self.interact(payload, timeout=timeout)
+
     # -- gateway -----------------------------------------------------------------------------
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
@@ -525,7 +575,7 @@ class DiscordStandIn:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
                     self.identifies.append(payload["d"])
-                    await self._ready(ws)
+                    await self._ready(ws, payload["d"].get("shard"))
                 elif op == 6:  # resume
                     self._sockets.append(ws)
                     self._sequence += 1
@@ -537,16 +587,18 @@ class DiscordStandIn:
                 self._connected.clear()
         return ws
 
-    async def _ready(self, ws: web.WebSocketResponse) -> None:
+    async def _ready(self, ws: web.WebSocketResponse, shard: list[int] | None = None) -> None:
+        shard_id, shard_count = (shard[0], shard[1]) if shard else (0, 1)
+        guilds = [g for g in self.guilds if (g.id >> 22) % shard_count == shard_id]
         self._sequence += 1
         ready = {
-            "v": 10, "user": self._user(), "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "v": 10, "user": self._user(), "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": f"session-{snowflake()}", "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
-            "relationships": [], "shard": [0, 1],
+            "relationships": [], "shard": [shard_id, shard_count],
         }
         await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self._sequence, "d": ready}))
-        for guild in self.guilds:
+        for guild in guilds:
             self._sequence += 1
             await ws.send_str(json.dumps(
                 {"op": 0, "t": "GUILD_CREATE", "s": self._sequence, "d": self._guild_payload(guild)}
@@ -559,14 +611,26 @@ class DiscordStandIn:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body: Any = None
-        if request.can_read_body:
+        if request.can_read_body and request.content_type.startswith("multipart/"):
+            # discord.py sends files as multipart: the JSON in payload_json, each file as files[n].
+            form = await request.post()
+            body = json.loads(str(form.get("payload_json") or "{}"))
+            body["_multipart"] = True
+            body["_files"] = [
+                {"field": name, "filename": part.filename, "content_type": part.content_type, "data": part.file.read()}
+                for name, part in form.items() if isinstance(part, web.FileField)
+            ]
+        elif request.can_read_body:
             raw = await request.read()
             if request.content_type == "application/json" and raw:
                 body = json.loads(raw)
-            elif request.content_type.startswith("multipart/"):
-                body = {"_multipart": True}
         try:
             response = await self._route(request, path, body)
+        except _DropConnection:
+            self.requests.append(Recorded(request.method, path, dict(request.query), body, 0))
+            if request.transport is not None:
+                request.transport.close()
+            raise
         except Exception as error:  # a stand-in bug must show up in the test, not as a silent retry
             self.errors.append(error)
             response = discord_error(500, 0, f"stand-in error: {error!r}")
@@ -588,6 +652,23 @@ class DiscordStandIn:
         if webhook:
             message["webhook_id"] = str(self.application_id)
             message["application_id"] = str(self.application_id)
+        return message
+
+    def _store_message(self, channel_id: int, body: Mapping[str, Any], author: str) -> dict[str, Any]:
+        """Store a new message, or with ``enforce_nonce`` return the one this author already sent
+        with that nonce within ``nonce_window`` seconds (Discord's documented behaviour)."""
+        nonce = body.get("nonce")
+        key = (channel_id, author, str(nonce))
+        now = time.monotonic()
+        if nonce is not None and body.get("enforce_nonce"):
+            seen = self._nonces.get(key)
+            if seen is not None and now - seen[0] <= self.nonce_window:
+                return seen[1]
+        message = self._message(channel_id, body)
+        if nonce is not None:
+            message["nonce"] = nonce
+            self._nonces[key] = (now, message)
+        self.messages.setdefault(channel_id, []).append(message)
         return message
 
     def _commands_put(self, guild_id: int | None, payload: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -654,6 +735,10 @@ class DiscordStandIn:
                 result["resource"] = {"type": callback_type}
             return _json(result)
         if parts[:1] == ["webhooks"] and len(parts) >= 3 and parts[1] == app:
+            failing = self.followup_failure
+            if method == "POST" and failing is not None and (failing.times or 0) > 0:
+                failing.times = (failing.times or 0) - 1
+                return discord_error(failing.status, 0, "stand-in: followup refused")
             errors = message_errors(body or {})
             if errors and method in ("POST", "PATCH"):
                 return discord_error(400, 50035, "Invalid Form Body", errors)
@@ -669,17 +754,27 @@ class DiscordStandIn:
             guild, channel = found
             if len(parts) == 2 and method == "GET":
                 return _json(channel.payload(guild.id, guild.channels.index(channel)))
+            if parts[2:] == ["messages"] and method == "GET":
+                limit = min(100, int(request.query.get("limit", "50")))
+                return _json(list(reversed(self.messages.get(channel_id, [])))[:limit])
             if parts[2:] == ["messages"] and method == "POST":
                 failure = self.failures.get(channel_id)
                 if failure is not None and (failure.times is None or failure.times > 0):
                     if failure.times is not None:
                         failure.times -= 1
-                    return self._failure(failure)
+                    if failure.status not in (0, 200):
+                        return self._failure(failure)
+                else:
+                    failure = None
                 errors = message_errors(body or {})
                 if errors:
                     return discord_error(400, 50035, "Invalid Form Body", errors)
-                message = self._message(channel_id, body or {})
-                self.messages.setdefault(channel_id, []).append(message)
+                message = self._store_message(channel_id, body or {}, request.headers.get("Authorization", ""))
+                if failure is not None and failure.status == 0:
+                    raise _DropConnection
+                if failure is not None and failure.delay:
+                    with contextlib.suppress(TimeoutError):  # stop() ends the wait early
+                        await asyncio.wait_for(self._stopping.wait(), failure.delay)
                 return _json(message)
         return discord_error(404, 0, "404: Not Found")
 
@@ -693,6 +788,10 @@ class DiscordStandIn:
             return _json({"message": "You are being rate limited.", "retry_after": failure.retry_after,
                           "global": False, "code": 0}, status=429, headers={"Via": "1.1 google"})
         return discord_error(failure.status, 0, f"{failure.status}: Server Error")
+
+
+class _DropConnection(Exception):
+    """Raised inside a handler to close the client's connection without an answer."""
 
 
 def _option_type(value: Any) -> int:

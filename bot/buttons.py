@@ -1,0 +1,369 @@
+"""Buttons that keep working after a restart: discord.py DynamicItems whose custom_id carries
+everything they need (the case id, a page), registered in ``LiurenBot.setup_hook``.
+
+Under a chart: 理由 (the trace), 原文 (every matched line, paged), 前の時 / 次の時 (the same day's
+neighbouring 時 as a new reply, itself a new case) and, for the author, a note (a modal). Also the
+pages of /history and of 原文, and the confirmation that deletes a user's cases. A private case's
+buttons act only for its author; a button on a deleted case answers that the case is gone.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import discord
+from discord import ui
+
+from .app import LiurenBot, ReplyError, reply_ephemeral
+from .cases import (
+    NOTE_MAX,
+    Scope,
+    case_embeds,
+    chart_of,
+    history_embed,
+    history_page,
+    known_of,
+    load_case,
+    neighbour,
+    note_lines,
+    options_of,
+    picture_for,
+    reader_lang,
+    source_pages,
+    wants_image,
+    why_text,
+)
+from .embeds import clip, group_messages
+from .i18n import Lang, text
+from .store_casebook import Case, CaseNote
+
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "CaseButton",
+    "HistoryPage",
+    "NoteModal",
+    "SourcePage",
+    "WipeCases",
+    "case_view",
+    "history_view",
+    "send_case",
+    "submit_note",
+    "wipe_view",
+    "write_note",
+]
+
+Action = Literal["why", "src", "prev", "next", "note"]
+ACTIONS: tuple[tuple[Action, str, discord.ButtonStyle], ...] = (
+    ("why", "button.why", discord.ButtonStyle.secondary),
+    ("src", "button.source", discord.ButtonStyle.secondary),
+    ("prev", "button.previous", discord.ButtonStyle.secondary),
+    ("next", "button.next", discord.ButtonStyle.secondary),
+    ("note", "button.note", discord.ButtonStyle.primary),
+)
+log = logging.getLogger("bot")
+LABEL_MAX = 80
+MODAL_TITLE_MAX = 45
+
+
+def _bot(interaction: discord.Interaction[Any]) -> LiurenBot | None:
+    client = interaction.client
+    return client if isinstance(client, LiurenBot) else None
+
+
+def _action(value: str) -> Action:
+    for action, _, _ in ACTIONS:
+        if action == value:
+            return action
+    raise ValueError(f"unknown case button {value!r}")
+
+
+def _stopped(view: ui.View) -> ui.View:
+    """A view only for sending: its presses reach the registered DynamicItems, not this instance
+    (a stopped view is not stored by discord.py, so nothing is dispatched twice)."""
+    view.stop()
+    return view
+
+
+def case_view(case: Case, lang: Lang) -> ui.View:
+    view = ui.View(timeout=None)
+    for action, key, style in ACTIONS:
+        view.add_item(CaseButton(action, case.id, text(key, lang), style))
+    return _stopped(view)
+
+
+async def send_case(
+    interaction: discord.Interaction[Any], case: Case, lang: Lang, *, zone_note: str | None = None,
+    image: bool = True, theme: str = "dark", ephemeral: bool = False, notes: Sequence[CaseNote] = (),
+) -> None:
+    """The case's chart as the interaction's reply (followups when it needs more messages), with its
+    picture, its notes and the buttons under it."""
+    chart, embeds = case_embeds(case, lang, zone_note=zone_note)
+    if notes:
+        body = "\n".join(note_lines(notes, lang))
+        # Right under the chart's first embed, so the notes are in the first message with it.
+        embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
+    messages = group_messages(embeds)
+    kwargs: dict[str, Any] = {"embeds": messages[0], "ephemeral": ephemeral, "view": case_view(case, lang)}
+    if image:
+        picture = await picture_for(chart, lang, theme)
+        messages[0][0].set_image(url=f"attachment://{picture.filename}")
+        kwargs["file"] = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+    await interaction.response.send_message(**kwargs)
+    for more in messages[1:]:
+        try:
+            await interaction.followup.send(embeds=more, ephemeral=ephemeral)
+        except discord.HTTPException as refused:
+            # The first message is out; say that the rest is missing rather than end in silence.
+            log.warning("followup of case %s refused (%s %s)", case.id, refused.status, refused.code)
+            await interaction.followup.send(text("error.followup", lang), ephemeral=True)
+            return
+
+
+async def write_note(bot: LiurenBot, interaction: discord.Interaction[Any], case: Case, body: str, lang: Lang,
+                     number: int | None = None) -> str:
+    """Add a note to `case` (or, with `number`, replace the caller's note of that number); the reply."""
+    body = body.strip()
+    if not body:
+        raise ReplyError(text("case.note_empty", lang))
+    if len(body) > NOTE_MAX:
+        raise ReplyError(text("case.note_too_long", lang, count=f"{len(body):,}"))
+    now = int(bot.clock().timestamp())
+    notes = await bot.store.case_notes([case.id])
+    if number is None:
+        await bot.store.add_note(case.id, interaction.user.id, body, now)
+        return text("case.note_added", lang, id=case.id, number=len(notes) + 1)
+    if not 1 <= number <= len(notes) or notes[number - 1].author_id != interaction.user.id:
+        raise ReplyError(text("case.note_not_yours", lang, id=case.id, number=number))
+    await bot.store.edit_note(notes[number - 1].id, case.id, interaction.user.id, body, now)
+    return text("case.note_edited", lang, id=case.id, number=number)
+
+
+NOTE_FORM = re.compile(r"lr:n:(?P<case>[0-9A-Z]{6})")
+NOTE_FIELD = "note"
+
+
+class NoteModal(ui.Modal):
+    """The note form the author's note button opens. Only its layout lives here: it is stopped once
+    sent, and every submission (even one made after a restart) is handled by ``submit_note``."""
+
+    def __init__(self, case: Case, lang: Lang) -> None:
+        super().__init__(title=clip(text("case.note_modal", lang, id=case.id), MODAL_TITLE_MAX),
+                         custom_id=f"lr:n:{case.id}", timeout=None)
+        self.note: ui.TextInput[NoteModal] = ui.TextInput(
+            label=clip(text("case.note_modal_label", lang), MODAL_TITLE_MAX), style=discord.TextStyle.long,
+            custom_id=NOTE_FIELD, max_length=NOTE_MAX, required=True,
+        )
+        self.add_item(self.note)
+
+
+def _field_value(components: Any, custom_id: str) -> str | None:
+    """A submitted text input's value, wherever the form nests it (action rows or labels)."""
+    if isinstance(components, list):
+        for component in components:
+            found = _field_value(component, custom_id)
+            if found is not None:
+                return found
+    elif isinstance(components, dict):
+        if components.get("custom_id") == custom_id and isinstance(components.get("value"), str):
+            return str(components["value"])
+        for key in ("components", "component"):
+            if key in components:
+                found = _field_value(components[key], custom_id)
+                if found is not None:
+                    return found
+    return None
+
+
+async def submit_note(bot: LiurenBot, interaction: discord.Interaction[Any]) -> bool:
+    """Handle a note form's submission (True when the interaction was one); called for every
+    interaction, so a form opened before a restart is still saved after it."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return False
+    data: Any = interaction.data or {}
+    match = NOTE_FORM.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return False
+    lang = await reader_lang(bot, interaction)
+    try:
+        case = await load_case(bot, interaction, match["case"], lang)  # deleted meanwhile?
+        if interaction.user.id != case.author_id:
+            raise ReplyError(text("case.author_only", lang, id=case.id))
+        body = _field_value(data.get("components"), NOTE_FIELD) or ""
+        message = await write_note(bot, interaction, case, body, lang)
+    except ReplyError as error:
+        await reply_ephemeral(interaction, error.message)
+        return True
+    await interaction.response.send_message(message, ephemeral=True)
+    return True
+
+
+class CaseButton(ui.DynamicItem[ui.Button[ui.View]],
+                 template=r"lr:c:(?P<action>why|src|prev|next|note):(?P<case>[0-9A-Z]{6})"):
+    """One of the buttons under a chart; the custom_id holds the action and the case id."""
+
+    def __init__(self, action: Action, case_id: str, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(ui.Button(label=clip(label, LABEL_MAX) or action, style=style,
+                                   custom_id=f"lr:c:{action}:{case_id}"))
+        self.action: Action = action
+        self.case_id = case_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> CaseButton:
+        return cls(_action(match["action"]), match["case"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = _bot(interaction)
+        if bot is None:
+            return
+        lang = await reader_lang(bot, interaction)
+        try:
+            await self._act(bot, interaction, lang)
+        except ReplyError as error:
+            await reply_ephemeral(interaction, error.message)
+
+    async def _act(self, bot: LiurenBot, interaction: discord.Interaction[Any], lang: Lang) -> None:
+        case = await load_case(bot, interaction, self.case_id, lang)
+        if self.action == "note":
+            if interaction.user.id != case.author_id:
+                raise ReplyError(text("case.author_only", lang, id=case.id))
+            form = NoteModal(case, lang)
+            await interaction.response.send_modal(form)
+            form.stop()  # not kept in this process: submit_note answers it, before or after a restart
+        elif self.action == "why":
+            chart = chart_of(case)
+            embed = discord.Embed(title=text("case.why_title", lang), description=clip(why_text(chart, lang), 4000))
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        elif self.action == "src":
+            await send_source_page(interaction, case, 0, lang, edit=False)
+        else:
+            step = -1 if self.action == "prev" else 1
+            profile = await bot.store.profile(interaction.user.id)
+            new = neighbour(case, step, interaction.user.id, interaction.guild_id, interaction.channel_id,
+                            profile, bot.clock())
+            saved = await bot.store.add_case(new)
+            image = wants_image(None, await options_of(bot, interaction.guild_id))
+            await send_case(interaction, saved, lang, image=image, ephemeral=saved.private)
+
+
+async def send_source_page(interaction: discord.Interaction[Any], case: Case, page: int, lang: Lang, *,
+                           edit: bool) -> None:
+    chart = chart_of(case)
+    pages = source_pages(chart, known_of(chart, case.birth_year, case.sex), lang)
+    if not pages:
+        await interaction.response.send_message(text("case.source_none", lang), ephemeral=True)
+        return
+    page = max(0, min(page, len(pages) - 1))
+    embed = discord.Embed(title=text("case.source_title", lang, page=page + 1, pages=len(pages)),
+                          description=pages[page])
+    view = ui.View(timeout=None)
+    if page > 0:
+        view.add_item(SourcePage(case.id, page - 1, text("button.previous", lang)))
+    if page + 1 < len(pages):
+        view.add_item(SourcePage(case.id, page + 1, text("button.next", lang)))
+    if edit:
+        await interaction.response.edit_message(embed=embed, view=_stopped(view))
+    else:
+        await interaction.response.send_message(embed=embed, view=_stopped(view), ephemeral=True)
+
+
+class SourcePage(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:s:(?P<case>[0-9A-Z]{6}):(?P<page>\d{1,3})"):
+    """A page turn of 原文 (on the reader's ephemeral message)."""
+
+    def __init__(self, case_id: str, page: int, label: str = "") -> None:
+        # The page is part of the id; the label says which way, so two buttons never share an id.
+        super().__init__(ui.Button(label=clip(label, LABEL_MAX) or str(page + 1), custom_id=f"lr:s:{case_id}:{page}"))
+        self.case_id = case_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> SourcePage:
+        return cls(match["case"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = _bot(interaction)
+        if bot is None:
+            return
+        lang = await reader_lang(bot, interaction)
+        try:
+            case = await load_case(bot, interaction, self.case_id, lang)
+            await send_source_page(interaction, case, self.page, lang, edit=True)
+        except ReplyError as error:
+            await reply_ephemeral(interaction, error.message)
+
+
+def history_view(scope: Scope, page: int, older: bool, lang: Lang) -> ui.View:
+    view = ui.View(timeout=None)
+    if page > 0:
+        view.add_item(HistoryPage(scope, page - 1, text("button.newer", lang)))
+    if older:
+        view.add_item(HistoryPage(scope, page + 1, text("button.older", lang)))
+    return _stopped(view)
+
+
+class HistoryPage(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:h:(?P<scope>mine|server):(?P<page>\d{1,5})"):
+    """A page turn of /history; the list is always the presser's own view of it."""
+
+    def __init__(self, scope: Scope, page: int, label: str = "") -> None:
+        super().__init__(ui.Button(label=clip(label, LABEL_MAX) or str(page + 1), custom_id=f"lr:h:{scope}:{page}"))
+        self.scope: Scope = scope
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> HistoryPage:
+        return cls("server" if match["scope"] == "server" else "mine", int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = _bot(interaction)
+        if bot is None:
+            return
+        lang = await reader_lang(bot, interaction)
+        try:
+            cases, older = await history_page(bot, interaction, self.scope, self.page, lang)
+        except ReplyError as error:
+            await reply_ephemeral(interaction, error.message)
+            return
+        await interaction.response.edit_message(embed=history_embed(cases, self.scope, self.page, lang),
+                                                view=history_view(self.scope, self.page, older, lang))
+
+
+class WipeCases(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:w:(?P<user>\d{1,20})"):
+    """The confirmation of /profile delete: deletes every case the user cast, and their notes."""
+
+    def __init__(self, user_id: int, label: str = "") -> None:
+        super().__init__(ui.Button(label=clip(label, LABEL_MAX) or "OK", style=discord.ButtonStyle.danger,
+                                   custom_id=f"lr:w:{user_id}"))
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> WipeCases:
+        return cls(int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = _bot(interaction)
+        if bot is None:
+            return
+        lang = await reader_lang(bot, interaction)
+        if interaction.user.id != self.user_id:  # the message is ephemeral; this is belt and braces
+            await reply_ephemeral(interaction, text("case.author_only", lang, id="—"))
+            return
+        count = await bot.store.delete_user_cases(self.user_id)
+        await interaction.response.edit_message(content=text("profile.cases_deleted", lang, count=count),
+                                                view=None)
+
+
+def wipe_view(user_id: int, lang: Lang) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(WipeCases(user_id, text("button.confirm_delete", lang)))
+    return _stopped(view)
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (CaseButton, SourcePage, HistoryPage, WipeCases)

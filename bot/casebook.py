@@ -1,0 +1,144 @@
+"""/case show, /case note, /case export, /case delete and /history: the casebook (占例) of every
+/cast and /chart (a discord.py extension with one cog).
+
+What a caller may see: their own cases everywhere, and a server's cases that are not private when
+they ask inside that server (bot.store_casebook.Case.visible_to). Every refusal is an ephemeral
+``ReplyError`` in the reader's language, with nothing changed.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .app import LiurenBot, ReplyError
+from .buttons import history_view, send_case, submit_note, write_note
+from .cases import (
+    HISTORY_PAGE,
+    Scope,
+    export_files,
+    history_embed,
+    history_page,
+    load_case,
+    options_of,
+    reader_lang,
+    wants_image,
+)
+from .i18n import Lang, ls, text
+from .store_casebook import Case, CaseNote
+
+__all__ = ["Casebook", "setup"]
+
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+SCOPE_CHOICES = [app_commands.Choice(name="mine", value="mine"), app_commands.Choice(name="server", value="server")]
+EXPORT_MAX = 5000  # cases per export (a few MB of JSON at most)
+NOTES_CHUNK = 500  # case ids per notes query
+
+
+class Casebook(commands.Cog):
+    """/case … and /history."""
+
+    case = app_commands.Group(name="case", description=ls("case.description"),
+                              allowed_contexts=EVERYWHERE, allowed_installs=ANY_INSTALL)
+
+    def __init__(self, bot: LiurenBot) -> None:
+        self.bot = bot
+
+    async def _lang(self, interaction: discord.Interaction[Any]) -> Lang:
+        return await reader_lang(self.bot, interaction)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """The note forms (bot.buttons.NoteModal) are answered here, so one survives a restart."""
+        await submit_note(self.bot, interaction)
+
+    @case.command(name="show", description=ls("case.show.description"))
+    @app_commands.rename(case_id="id")
+    @app_commands.describe(case_id=ls("case.id.description"))
+    async def show(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        notes = await self.bot.store.case_notes([case.id])
+        image = wants_image(None, await options_of(self.bot, interaction.guild_id))
+        await send_case(interaction, case, lang, image=image, ephemeral=case.private, notes=notes)
+
+    @case.command(name="note", description=ls("case.note.description"))
+    @app_commands.rename(case_id="id", note="text", number="edit")
+    @app_commands.describe(case_id=ls("case.id.description"), note=ls("case.text.description"),
+                           number=ls("case.edit.description"))
+    async def note(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20],
+                   note: app_commands.Range[str, 1, 1000],
+                   number: app_commands.Range[int, 1, 1000] | None = None) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        message = await write_note(self.bot, interaction, case, note, lang, number)
+        await interaction.response.send_message(message, ephemeral=True)
+
+    @case.command(name="delete", description=ls("case.delete.description"))
+    @app_commands.rename(case_id="id")
+    @app_commands.describe(case_id=ls("case.id.description"))
+    async def delete(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        if case.author_id != interaction.user.id:
+            raise ReplyError(text("case.author_only", lang, id=case.id))
+        await self.bot.store.delete_case(case.id)
+        await interaction.response.send_message(text("case.deleted", lang, id=case.id), ephemeral=True)
+
+    @case.command(name="export", description=ls("case.export.description"))
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await self._lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        cases = await self._visible(interaction)
+        notes: list[CaseNote] = []
+        for start in range(0, len(cases), NOTES_CHUNK):
+            notes.extend(await self.bot.store.case_notes([c.id for c in cases[start:start + NOTES_CHUNK]]))
+        as_json, as_csv = export_files(cases, notes)
+        files = [discord.File(io.BytesIO(as_json), filename="liuren-cases.json"),
+                 discord.File(io.BytesIO(as_csv), filename="liuren-cases.csv")]
+        await interaction.followup.send(text("case.exported", lang, count=len(cases)), files=files, ephemeral=True)
+
+    async def _visible(self, interaction: discord.Interaction[Any]) -> list[Case]:
+        """Every case the caller may see here: theirs, then (in a server) the server's others'."""
+        seen: dict[str, Case] = {}
+        user = interaction.user.id
+        offset = 0
+        while len(seen) < EXPORT_MAX:
+            page = await self.bot.store.cases_by_author(user, offset, HISTORY_PAGE * 10)
+            seen.update((c.id, c) for c in page)
+            if len(page) < HISTORY_PAGE * 10:
+                break
+            offset += len(page)
+        if interaction.guild_id is not None:
+            offset = 0
+            while len(seen) < EXPORT_MAX:
+                page = await self.bot.store.cases_in_guild(interaction.guild_id, user, offset, HISTORY_PAGE * 10)
+                seen.update((c.id, c) for c in page)
+                if len(page) < HISTORY_PAGE * 10:
+                    break
+                offset += len(page)
+        return sorted(seen.values(), key=lambda c: c.seq, reverse=True)[:EXPORT_MAX]
+
+    @app_commands.command(name="history", description=ls("history.description"))
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.describe(scope=ls("history.scope.description"))
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def history(self, interaction: discord.Interaction[Any], scope: str = "mine") -> None:
+        lang = await self._lang(interaction)
+        chosen: Scope = "server" if scope == "server" else "mine"
+        cases, older = await history_page(self.bot, interaction, chosen, 0, lang)
+        await interaction.response.send_message(embed=history_embed(cases, chosen, 0, lang),
+                                                view=history_view(chosen, 0, older, lang), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (``await bot.load_extension("bot.casebook")``)."""
+    if not isinstance(bot, LiurenBot):
+        raise TypeError("bot.casebook needs the LiurenBot from bot.app (it uses .store and .clock)")
+    await bot.add_cog(Casebook(bot))

@@ -1,0 +1,296 @@
+"""What the casebook, the settings and the buttons share: the reader's language, a server's options,
+a stored case back as its chart, and the texts shown for it (history, the trace, the matched lines).
+
+Pure helpers and store look-ups; the Discord items that use them are in bot.buttons, the commands
+in bot.casebook, bot.profile and bot.settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+import discord
+
+import engine
+from engine import Chart
+from engine.calendar import zone as calendar_zone
+from engine.facts import Facts, facts
+from engine.school import School
+from engine.symbols import BRANCHES, Branch, parse_branch
+from texts.explain import explain
+from texts.picture import Picture, Theme, draw
+from texts.present import original, translation
+from texts.reading import read
+from texts.words import text as word
+
+from .app import LiurenBot, ReplyError
+from .embeds import EMBED_TOTAL_MAX, chart_embeds, clip
+from .i18n import LANGS, Lang, language_of, text
+from .store_casebook import Case, CaseNote, GuildOptions, NewCase, Profile, normalize_case_id, school_from_json
+
+__all__ = [
+    "HISTORY_PAGE",
+    "NOTE_MAX",
+    "Scope",
+    "as_lang",
+    "case_embeds",
+    "chart_of",
+    "echo",
+    "export_files",
+    "history_embed",
+    "history_page",
+    "known_of",
+    "load_case",
+    "neighbour",
+    "note_lines",
+    "options_of",
+    "picture_for",
+    "reader_lang",
+    "school_summary",
+    "source_pages",
+    "stamp",
+    "wants_image",
+    "why_text",
+]
+
+NOTE_MAX = 1000
+HISTORY_PAGE = 10
+ECHO_MAX = 40
+SOURCE_PAGE = 3800  # characters of matched lines per ephemeral page (an embed description holds 4096)
+Scope = Literal["mine", "server"]
+
+
+def echo(value: str) -> str:
+    """User input repeated in a reply: one line, at most 40 characters, no mention or markdown tricks."""
+    flat = " ".join(value.split()).replace("@", "@\u200b").replace("`", "'")
+    return clip(flat, ECHO_MAX)
+
+
+async def options_of(bot: LiurenBot, guild_id: int | None) -> GuildOptions:
+    """The server's options (none set in DMs)."""
+    return GuildOptions() if guild_id is None else await bot.store.guild_options(guild_id)
+
+
+def as_lang(value: str | None) -> Lang | None:
+    for lang in LANGS:
+        if value == lang:
+            return lang
+    return None
+
+
+async def reader_lang(bot: LiurenBot, interaction: discord.Interaction[Any]) -> Lang:
+    """The server's reply language when it set one, else the reader's own Discord language."""
+    chosen = as_lang((await options_of(bot, interaction.guild_id)).language)
+    return chosen if chosen is not None else language_of(interaction.locale)
+
+
+def chart_of(case: Case) -> Chart:
+    """The case's chart, cast again from its stored inputs and stored school options."""
+    school = school_from_json(case.school)
+    if case.instant is not None and case.zone is not None:
+        return engine.cast(datetime.fromisoformat(case.instant), case.zone, school=school)
+    if case.day is None or case.yuejiang is None or case.hour is None:
+        raise ValueError(f"case {case.id} has neither an instant nor the classical inputs")
+    return engine.cast_classical(case.day, case.yuejiang, case.hour, school=school)
+
+
+def known_of(chart: Chart, birth_year: int | None, sex: str | None) -> Facts | None:
+    """The facts with the querent's 本命/行年 (None without birth data, or when it cannot apply)."""
+    if birth_year is None:
+        return None
+    try:
+        return facts(chart, birth_year=birth_year, sex=sex)
+    except ValueError:
+        return None
+
+
+def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang) -> None:
+    """Show the case id in the first embed's footer (where it fits; Discord counts footers too)."""
+    first = embeds[0]
+    label = text("case.footer", lang, id=case_id)
+    current = first.footer.text or ""
+    joined = f"{current} ・ {label}" if current else label
+    if len(first) - len(current) + len(joined) <= EMBED_TOTAL_MAX:
+        first.set_footer(text=joined)
+    else:
+        first.set_footer(text=label)
+
+
+def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None) -> tuple[Chart, list[discord.Embed]]:
+    """The case's chart and its reading as embeds, with the case id in the footer."""
+    chart = chart_of(case)
+    known = known_of(chart, case.birth_year, case.sex)
+    embeds = chart_embeds(chart, locale=lang, question=case.question, zone_note=zone_note, known=known)
+    stamp(embeds, case.id, lang)
+    return chart, embeds
+
+
+async def picture_for(chart: Chart, lang: Lang, theme: str = "dark") -> Picture:
+    chosen: Theme = "light" if theme == "light" else "dark"
+    return await asyncio.to_thread(draw, chart, theme=chosen, lang=lang)
+
+
+def wants_image(option: bool | None, options: GuildOptions) -> bool:
+    """The command's own choice, else the server's (attached unless the server turned it off)."""
+    return option if option is not None else options.image is not False
+
+
+async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed: str, lang: Lang) -> Case:
+    """The case the caller named, if they may see it here; ReplyError (nothing changed) otherwise."""
+    case_id = normalize_case_id(typed)
+    if case_id is None:
+        raise ReplyError(text("case.bad_id", lang, id=echo(typed)))
+    case = await bot.store.case(case_id)
+    if case is None:
+        raise ReplyError(text("case.not_found", lang, id=case_id))
+    if not case.visible_to(interaction.user.id, interaction.guild_id):
+        raise ReplyError(text("case.not_visible", lang, id=case_id))
+    return case
+
+
+def note_lines(notes: Sequence[CaseNote], lang: Lang) -> list[str]:
+    lines = []
+    for number, note in enumerate(notes, start=1):
+        edited = text("case.edited", lang) if note.edited_at is not None else ""
+        lines.append(text("case.note_line", lang, number=number, author=note.author_id,
+                          time=f"<t:{note.created_at}:f>", edited=edited, body=note.body))
+    return lines
+
+
+def school_summary(school: School, lang: Lang) -> str:
+    parts = [
+        text("settings.school.day23" if school.day_changes_at_23 else "settings.school.day0", lang),
+        text("settings.school.noble", lang, table=school.noble_table),
+    ]
+    for flag, key in ((school.fuyin_repeat_clash, "fuyin"), (school.shehai_depth_first, "shehai"),
+                      (school.maoxing_by_day, "maoxing")):
+        if flag:
+            parts.append(text(f"settings.school.{key}", lang))
+    return word("list.sep", lang).join(parts)
+
+
+def _case_line(case: Case, lang: Lang) -> str:
+    if case.instant is not None and case.zone is not None:
+        local = datetime.fromisoformat(case.instant).astimezone(calendar_zone(case.zone))
+        what = f"{local:%Y-%m-%d %H:%M} {case.zone}"
+    else:
+        what = f"{case.day} {case.yuejiang} {case.hour}（{text('history.classical', lang)}）"
+    private = f" 🔒{text('history.private', lang)}" if case.private else ""
+    question = f" — {echo(case.question)}" if case.question else ""
+    return f"`{case.id}` <t:{case.created_at}:d> {what}{private}{question}"
+
+
+def history_embed(cases: Sequence[Case], scope: Scope, page: int, lang: Lang) -> discord.Embed:
+    scope_name = text("history.mine" if scope == "mine" else "history.server", lang)
+    embed = discord.Embed(title=text("history.title", lang, scope=scope_name, page=page + 1))
+    embed.description = "\n".join(_case_line(c, lang) for c in cases) or text("history.empty", lang)
+    return embed
+
+
+async def history_page(bot: LiurenBot, interaction: discord.Interaction[Any], scope: Scope, page: int,
+                       lang: Lang) -> tuple[tuple[Case, ...], bool]:
+    """One page of the caller's history (and whether an older page exists)."""
+    offset = page * HISTORY_PAGE
+    if scope == "server":
+        if interaction.guild_id is None:
+            raise ReplyError(text("history.server_only", lang))
+        found = await bot.store.cases_in_guild(interaction.guild_id, interaction.user.id, offset, HISTORY_PAGE + 1)
+    else:
+        found = await bot.store.cases_by_author(interaction.user.id, offset, HISTORY_PAGE + 1)
+    return found[:HISTORY_PAGE], len(found) > HISTORY_PAGE
+
+
+def why_text(chart: Chart, lang: Lang) -> str:
+    """The reasons for the three transmissions, one per line, in the reader's language."""
+    return "\n".join(f"• {explain(w, lang)}" for w in chart.transmissions.trace)
+
+
+def source_pages(chart: Chart, known: Facts | None, lang: Lang) -> list[str]:
+    """Every line of the seed the reading matched, in full (the original; in ja/en with the seed's
+    translation under it), in pages that each fit one embed."""
+    blocks = []
+    for unit in read(chart, known).units():
+        block = f"**{unit.id}**\n{original(unit)}"
+        if lang in ("ja", "en") and unit.translation:
+            block += f"\n> {translation(unit)}"
+        blocks.append(block)
+    pages: list[str] = []
+    current = ""
+    for block in blocks:
+        while len(block) > SOURCE_PAGE:  # a single very long line: split inside it
+            if current:
+                pages.append(current)
+                current = ""
+            pages.append(block[:SOURCE_PAGE])
+            block = block[SOURCE_PAGE:]
+        candidate = f"{current}\n\n{block}" if current else block
+        if len(candidate) > SOURCE_PAGE:
+            pages.append(current)
+            current = block
+        else:
+            current = candidate
+    if current:
+        pages.append(current)
+    return pages
+
+
+def neighbour(case: Case, step: int, author_id: int, guild_id: int | None, channel_id: int | None,
+              profile: Profile | None, now: datetime) -> NewCase:
+    """The same day's previous (-1) or next (+1) 時 of a case, as a new case of the presser."""
+    if case.instant is not None:
+        instant: str | None = (datetime.fromisoformat(case.instant) + timedelta(hours=2 * step)).isoformat()
+        hour = case.hour
+    else:
+        instant = None
+        current: Branch = parse_branch(case.hour or "子")
+        hour = str(BRANCHES[(BRANCHES.index(current) + step) % 12])
+    return NewCase(
+        guild_id=guild_id, channel_id=channel_id, author_id=author_id, private=case.private,
+        instant=instant, zone=case.zone, day=case.day, yuejiang=case.yuejiang, hour=hour, school=case.school,
+        question=case.question,
+        birth_year=profile.birth_year if profile is not None else None,
+        sex=profile.sex if profile is not None else None,
+        created_at=int(now.timestamp()),
+    )
+
+
+EXPORT_FIELDS = ("id", "created_at", "guild_id", "channel_id", "author_id", "private", "instant", "zone",
+                 "day", "yuejiang", "hour", "school", "question", "notes")
+
+
+def _row(case: Case, notes: Sequence[CaseNote]) -> dict[str, Any]:
+    return {
+        "id": case.id, "created_at": datetime.fromtimestamp(case.created_at, UTC).isoformat(),
+        "guild_id": None if case.guild_id is None else str(case.guild_id),
+        "channel_id": None if case.channel_id is None else str(case.channel_id),
+        "author_id": str(case.author_id), "private": case.private, "instant": case.instant, "zone": case.zone,
+        "day": case.day, "yuejiang": case.yuejiang, "hour": case.hour, "school": json.loads(case.school),
+        "question": case.question,
+        "notes": [{"author_id": str(n.author_id), "created_at": datetime.fromtimestamp(n.created_at, UTC).isoformat(),
+                   "edited": n.edited_at is not None, "text": n.body} for n in notes],
+    }
+
+
+def export_files(cases: Sequence[Case], notes: Sequence[CaseNote]) -> tuple[bytes, bytes]:
+    """The cases (with their notes) as JSON and as CSV (one row per case; notes as JSON in a column)."""
+    by_case: dict[str, list[CaseNote]] = {}
+    for note in notes:
+        by_case.setdefault(note.case_id, []).append(note)
+    rows = [_row(c, by_case.get(c.id, [])) for c in cases]
+    as_json = json.dumps(rows, ensure_ascii=False, indent=1).encode()
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({
+            **row, "private": int(row["private"]),
+            "school": json.dumps(row["school"], ensure_ascii=False, sort_keys=True),
+            "notes": json.dumps(row["notes"], ensure_ascii=False),
+        })
+    return as_json, out.getvalue().encode("utf-8-sig")

@@ -1,0 +1,525 @@
+"""The daily-post service: a scheduler that leases due schedules and one delivery task per post.
+
+`LiurenBot.setup_hook` creates one `Delivery` and holds it as ``bot.delivery``; the /daily cog
+only edits schedules and wakes it. When posts fall due is decided in bot.schedule (pure); this
+module claims, composes, sends and records them.
+
+The guarantee (docs/admin.md): every scheduled local day is posted once. A claim is a lease
+that expires unless the post is confirmed; every attempt at one day's post carries the same
+nonce with ``enforce_nonce``, so Discord answers a repeat with the message it already stored;
+a process taking over a lease whose holder may have sent looks for the bot's own post in the
+channel's recent messages first and records it instead of posting again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import itertools
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+import aiohttp
+import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+
+from bot.embeds import chart_embeds, group_messages
+from bot.i18n import language_of, text
+from bot.schedule import BadRow, Plan, next_post, nonce, parse_zone, plan_of
+from bot.store import Claimed, ScheduleRow, Shards, Store, epoch
+from bot.store_casebook import school_from_json
+from engine import cast
+from engine.school import DEFAULT_SCHOOL, School
+from texts.picture import Picture, draw
+
+__all__ = ["Delivery", "DeliveryConfig", "Outcome", "Post", "compose"]
+
+log = logging.getLogger(__name__)
+
+Outcome = Literal["posted", "found", "rescheduled", "disabled", "retry", "skipped", "failed", "left"]
+
+ZONE_DATA_KEY = "zone-data"
+PREPARE_PAGE = 2000  # rows per page when due times are (re)computed at start
+LATE = timedelta(minutes=1)  # a post claimed this long after its time searches the channel first
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryConfig:
+    """How the service paces itself; every field has an operator's default."""
+
+    lease: timedelta = timedelta(minutes=10)  # LIUREN_LEASE_MINUTES: a claim unconfirmed this long is taken over
+    attempts: int = 3  # sends per post and claim before the lease is released for a later retry
+    backoff: tuple[float, ...] = (2.0, 8.0)  # seconds before the 2nd and 3rd attempt
+    retry_after: timedelta = timedelta(seconds=30)  # a released post is due again after this
+    max_in_flight: int = 32  # posts being delivered at once (each its own task)
+    requests_per_second: float = 40.0  # message sends started per second, under Discord's global 50/s
+    stop_grace: float = 10.0  # on shutdown, how long sends in flight may take to finish (s)
+    max_sleep: float = 60.0  # the loop wakes at least this often (a wall-clock jump is noticed)
+    history: int = 50  # recent channel messages searched when taking over an unsure post
+    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep)  # backoff waits (tests record them)
+    heartbeat: Path | None = None  # LIUREN_HEALTH_FILE: touched after every tick (bot.health reads it)
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A daily post: a header line and the chart's embeds, grouped into Discord-sized messages, and
+    the chart's picture, which the first message uploads and its first embed shows."""
+
+    content: str
+    messages: tuple[tuple[discord.Embed, ...], ...]
+    picture: Picture | None = None
+
+    def file(self) -> discord.File | None:
+        """A fresh upload of the picture (a ``discord.File`` is spent by one request)."""
+        if self.picture is None:
+            return None
+        return discord.File(io.BytesIO(self.picture.png), filename=self.picture.filename, description=self.picture.alt)
+
+
+def compose(at: datetime, zone: str, locale: str, image: bool = True, school: School = DEFAULT_SCHOOL) -> Post:
+    """The chart for `at` in `zone` (cast with the ``school`` options) with its reading and
+    (``image``) its picture, as messages (blocking: run it in a thread)."""
+    chart = cast(at, tz=zone, school=school)
+    local = at.astimezone(parse_zone(zone))
+    lang = language_of(locale)
+    header = text("daily.post_header", lang, date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone)
+    messages = group_messages(chart_embeds(chart, locale=locale))
+    picture = draw(chart, theme="dark", lang=lang) if image else None
+    if picture is not None:
+        messages[0][0].set_image(url=f"attachment://{picture.filename}")
+    return Post(header, tuple(tuple(group) for group in messages), picture)
+
+
+def describe(error: BaseException) -> str:
+    """One line for the log and for /daily show."""
+    if isinstance(error, discord.HTTPException):
+        code = f" (code {error.code})" if error.code else ""
+        return f"{error.status} {error.text or error.response.reason}{code}".strip()
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def is_transient(error: BaseException) -> bool:
+    if isinstance(error, discord.RateLimited):
+        return True
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError)
+
+
+def is_gone(error: BaseException) -> bool:
+    """A post to this channel will keep failing until a human acts: deleted or forbidden."""
+    return isinstance(error, discord.NotFound | discord.Forbidden)
+
+
+def may_have_arrived(error: BaseException) -> bool:
+    """Whether Discord may have stored the message although the send failed.
+
+    A 5xx, a timeout or a dropped connection can come after the message was stored; a 4xx
+    (429 included) or a connection that never opened cannot.
+    """
+    if isinstance(error, discord.RateLimited | aiohttp.ClientConnectorError):
+        return False
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500
+    return True
+
+
+class Pace:
+    """Spaces the starts of message sends (real time): at most `per_second` a second."""
+
+    def __init__(self, per_second: float) -> None:
+        self._interval = 1.0 / per_second
+        self._next = 0.0
+
+    async def wait(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        start = max(now, self._next)
+        self._next = start + self._interval
+        if start > now:
+            await asyncio.sleep(start - now)
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """What one delivery knows about its own sends (mutable: it changes as the sends go)."""
+
+    in_flight: bool = False  # a request is out and unanswered
+    maybe_sent: bool = False  # some failed request may still have been stored
+    checked: bool = False  # the channel was searched for an earlier send
+    first_id: int | None = None  # the first message of the post, once Discord confirmed it
+
+
+class Delivery:
+    """Leases due schedules and posts each in its own task; see the module doc for the guarantee."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        clock: Callable[[], datetime],
+        config: DeliveryConfig,
+        shards: Shards | None = None,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.clock = clock
+        self.config = config
+        self.shards = shards
+        self.wakeup = asyncio.Event()
+        self.ticks = 0  # loop iterations completed (tests wait on it)
+        self._process = uuid.uuid4().hex[:12]
+        self._serial = itertools.count(1)
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Outcome]] = set()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._reported: set[tuple[int, str]] = set()
+        self._pace = Pace(config.requests_per_second)
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        now = self.clock()
+        if now.tzinfo is None:
+            raise ValueError("the clock must return an aware datetime")
+        return now
+
+    @property
+    def busy(self) -> bool:
+        """Whether the loop has been woken, is running a tick, or posts are in flight."""
+        return self.wakeup.is_set() or self._lock.locked() or bool(self._tasks)
+
+    def changed(self) -> None:
+        """A schedule was added, changed or removed: look again now."""
+        self.wakeup.set()
+
+    def start(self) -> None:
+        if self._loop_task is None:
+            self._loop_task = asyncio.create_task(self._loop(), name="liuren-daily")
+
+    async def stop(self) -> None:
+        """Stop claiming; let sends in flight finish (up to stop_grace s); cancel the rest, which
+        give back only leases of posts that surely were not sent."""
+        self._stopping = True
+        self.wakeup.set()
+        if self._loop_task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._loop_task), 2.0)
+            except (TimeoutError, asyncio.CancelledError):
+                self._loop_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._loop_task
+            self._loop_task = None
+        if self._tasks:
+            _, pending = await asyncio.wait(set(self._tasks), timeout=self.config.stop_grace)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+
+    async def prepare(self) -> None:
+        """Give a due time to rows without one (an older schema's rows), and recompute every due
+        time when the zone data changed since they were computed. Walks the rows a page at a
+        time and computes each page off the event loop."""
+        now = self.now()
+        version = zone_data_version()
+        every = await self.store.meta(ZONE_DATA_KEY) != version
+        after = 0
+        while True:
+            if every:
+                page = await self.store.schedules_page(after, PREPARE_PAGE)
+            else:
+                page = await self.store.unscheduled(after, PREPARE_PAGE)
+            if not page:
+                break
+            after = page[-1].id
+            items, bad = await asyncio.to_thread(due_times, page, now)
+            for problem in bad:
+                self.report_bad(problem)
+            await self.store.reschedule_many(items)
+        await self.store.set_meta(ZONE_DATA_KEY, version)
+
+    async def _loop(self) -> None:
+        await self.client.wait_until_ready()
+        try:
+            await self.prepare()
+        except Exception:
+            log.exception("daily: could not prepare the schedules' due times")
+        while not self._stopping:
+            self.wakeup.clear()  # before the run, so a wake during it is not lost
+            upcoming: datetime | None = None
+            try:
+                upcoming = await self.run_due(wait=False)
+            except Exception:
+                log.exception("daily: scheduler tick failed")
+            self.ticks += 1
+            self._beat()
+            # Measured from the tick's end, so a slow tick does not make the next one late.
+            delay = self.config.max_sleep
+            if upcoming is not None:
+                delay = min(delay, max(0.05, (upcoming - self.now()).total_seconds()))
+            if len(self._tasks) >= self.config.max_in_flight:
+                delay = self.config.max_sleep  # a finishing post wakes the loop
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wakeup.wait(), delay)
+
+    def _beat(self) -> None:
+        if self.config.heartbeat is not None:
+            try:
+                self.config.heartbeat.touch()
+            except OSError as error:  # a health file we cannot write must not stop the posts
+                log.warning("daily: cannot touch the health file %s: %s", self.config.heartbeat, error.strerror)
+
+    # -- the scheduler ------------------------------------------------------------------------
+
+    async def run_due(self, now: datetime | None = None, *, wait: bool = True) -> datetime | None:
+        """Lease every post due at `now` (default: the clock) for this process's guilds and start
+        its delivery; with `wait`, return once they are done. Returns the next due instant."""
+        async with self._lock:
+            now = now if now is not None else self.now()
+            started: list[asyncio.Task[Outcome]] = []
+            free = self.config.max_in_flight - len(self._tasks)
+            if free > 0 and not self._stopping:
+                token = f"{self._process}-{next(self._serial)}"
+                for claimed in await self.store.claim_due(now, now + self.config.lease, token, self.shards, free):
+                    task = asyncio.create_task(self._deliver(claimed, now), name=f"liuren-post-{claimed.row.id}")
+                    self._tasks.add(task)
+                    task.add_done_callback(self._finished)
+                    started.append(task)
+        if wait and started:
+            await asyncio.wait(started)
+        return await self.store.next_due(self.shards)
+
+    def _finished(self, task: asyncio.Task[Outcome]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("daily: a delivery failed unexpectedly", exc_info=task.exception())
+        if not self._stopping:
+            self.wakeup.set()  # a slot is free, and the row has a new due time
+
+    def report_bad(self, bad: BadRow) -> None:
+        key = (bad.row.id, bad.problem)
+        if key not in self._reported:  # once per process, not every tick
+            self._reported.add(key)
+            log.error(
+                "daily: schedule id=%d (guild %d, channel %d) is unreadable and is skipped: %s",
+                bad.row.id, bad.row.guild_id, bad.row.channel_id, bad.problem,
+            )
+
+    # -- one post -----------------------------------------------------------------------------
+
+    async def _deliver(self, claimed: Claimed, now: datetime) -> Outcome:
+        row, token = claimed.row, claimed.token
+        plan = plan_of(row)
+        if isinstance(plan, BadRow):
+            self.report_bad(plan)
+            await self.store.reschedule(row.id, None, None, token)
+            await self.store.note_error(row.id, plan.problem)
+            return "failed"
+        due = next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
+        if due.instant > now:  # the owed day is over, or the stored due time was early: nothing owed now
+            await self.store.reschedule(plan.id, epoch(due.instant), due.day, token)
+            return "rescheduled"
+        state = _Attempt()
+        try:
+            return await self._post(claimed, plan, due.day, due.instant, state)
+        except asyncio.CancelledError:
+            # Shutdown beyond the grace period. A post that may have reached Discord keeps its
+            # lease: whoever takes it over after expiry looks in the channel first.
+            if state.in_flight or state.maybe_sent or state.first_id is not None:
+                log.warning("daily: schedule id=%d post for %s left to its lease (may be sent)", plan.id, due.day)
+            else:
+                unsure = claimed.was_unsure and not state.checked
+                await asyncio.shield(self.store.release(plan.id, token, epoch(now), plan.last_error, unsure))
+            raise
+
+    def _next(self, plan: Plan, day: date) -> tuple[int, date]:
+        following = next_post(self.now(), plan.at, plan.zone, last_posted=day, since=plan.since)
+        return epoch(following.instant), following.day
+
+    async def _compose(self, plan: Plan, at: datetime) -> Post:
+        """The post with the server's settings (/settings): school, reply language, picture."""
+        options = await self.store.guild_options(plan.guild_id)
+        locale = options.language or plan.locale
+        return await asyncio.to_thread(compose, at, plan.zone_name, locale, options.image is not False,
+                                       school_from_json(options.school))
+
+    async def _post(self, claimed: Claimed, plan: Plan, day: date, at: datetime, state: _Attempt) -> Outcome:
+        token = claimed.token
+        try:
+            post = await self._compose(plan, at)
+        except Exception as error:
+            log.exception("daily: cannot compose the chart for schedule id=%d", plan.id)
+            await self._release(plan, token, f"chart: {describe(error)}", claimed.was_unsure)
+            return "retry"
+        # A post that may have gone out already, or a late one (after a restart, or on a database
+        # restored from a backup that does not know today's post), is looked for first.
+        if claimed.was_unsure or self.now() - at > LATE:
+            try:
+                found = await self._find_posted(plan, post)
+            except Exception as error:
+                return await self._failed(plan, token, day, error, claimed.was_unsure, state)
+            state.checked = True
+            if found is not None:
+                due_at, due_day = self._next(plan, day)
+                await self.store.confirm(plan.id, token, day, found, None, due_at, due_day)
+                log.info("daily: schedule id=%d post for %s was already in the channel; recorded", plan.id, day)
+                return "found"
+        for index in range(len(post.messages)):
+            try:
+                message_id = await self._send(plan, day, index, post, state)
+            except Exception as error:
+                if index > 0:  # the post is out in part: never repeat it, record what happened
+                    reason = f"{describe(error)} (after {index} of {len(post.messages)} messages)"
+                    due_at, due_day = self._next(plan, day)
+                    await self.store.confirm(plan.id, token, day, state.first_id, reason, due_at, due_day)
+                    log.error("daily: schedule id=%d post for %s incomplete: %s", plan.id, day, reason)
+                    return "failed"
+                return await self._failed(plan, token, day, error, claimed.was_unsure, state)
+            if index == 0:
+                state.first_id = message_id
+        due_at, due_day = self._next(plan, day)
+        if not await self.store.confirm(plan.id, token, day, state.first_id, None, due_at, due_day):
+            log.warning("daily: schedule id=%d lease for %s expired before the post was confirmed", plan.id, day)
+        log.info("daily: posted schedule id=%d for %s in channel %d", plan.id, day, plan.channel_id)
+        return "posted"
+
+    async def _failed(
+        self, plan: Plan, token: str, day: date, error: Exception, was_unsure: bool, state: _Attempt
+    ) -> Outcome:
+        reason = describe(error)
+        if is_gone(error):
+            await self.store.disable(plan.id, reason)
+            log.warning("daily: schedule id=%d disabled (channel %d): %s", plan.id, plan.channel_id, reason)
+            return "disabled"
+        if is_transient(error):
+            unsure = state.maybe_sent or (was_unsure and not state.checked)
+            await self._release(plan, token, f"{reason} (after {self.config.attempts} attempts)", unsure)
+            log.warning("daily: schedule id=%d post for %s will be retried: %s", plan.id, day, reason)
+            return "retry"
+        # The request itself is wrong (a 4xx other than 403/404): the same day cannot succeed.
+        due_at, due_day = self._next(plan, day)
+        await self.store.confirm(plan.id, token, day, None, reason, due_at, due_day)
+        log.error("daily: schedule id=%d post for %s failed and is skipped: %s", plan.id, day, reason)
+        return "skipped"
+
+    async def _release(self, plan: Plan, token: str, reason: str, unsure: bool) -> None:
+        retry_at = epoch(self.now() + self.config.retry_after)
+        await self.store.release(plan.id, token, retry_at, reason, unsure)
+
+    async def _send(
+        self, plan: Plan, day: date, index: int, post: Post, state: _Attempt,
+    ) -> int:
+        """Send one message of the post, retrying transient errors with backoff and the same
+        nonce; returns its id, or raises the last error."""
+        content = post.content if index == 0 else None
+        embeds = post.messages[index]
+        for attempt in range(1, self.config.attempts + 1):
+            try:
+                upload = post.file() if index == 0 else None
+                data = await self._send_once(plan.channel_id, content, embeds, nonce(plan.id, day, index), state,
+                                             upload)
+                return int(data["id"])
+            except Exception as error:
+                if may_have_arrived(error):
+                    state.maybe_sent = True
+                if is_gone(error) or not is_transient(error) or attempt == self.config.attempts:
+                    raise
+                log.info("daily: schedule id=%d attempt %d failed (%s); backing off", plan.id, attempt,
+                         describe(error))
+                backoff = self.config.backoff
+                await self.config.sleep(backoff[min(attempt, len(backoff)) - 1] if backoff else 0.0)
+        raise AssertionError("unreachable")
+
+    async def _send_once(
+        self, channel_id: int, content: str | None, embeds: tuple[discord.Embed, ...], key: str | None,
+        state: _Attempt | None = None, upload: discord.File | None = None,
+    ) -> Any:
+        await self._pace.wait()
+        # A nonce makes discord.py ask for enforce_nonce too (checked below: it is the guarantee).
+        with handle_message_parameters(
+            content=content if content is not None else MISSING, embeds=list(embeds), nonce=key,
+            file=upload if upload is not None else MISSING,
+        ) as params:
+            if key is not None and params.payload is not None:
+                params.payload["enforce_nonce"] = True
+            if state is not None:
+                state.in_flight = True
+            try:
+                data = await self.client.http.send_message(channel_id, params=params)
+            except asyncio.CancelledError:
+                raise  # cancelled while the request is out: it stays "in flight", so maybe sent
+            except BaseException:
+                if state is not None:
+                    state.in_flight = False
+                raise
+            if state is not None:
+                state.in_flight = False
+            return data
+
+    async def _find_posted(self, plan: Plan, post: Post) -> int | None:
+        """The id of the bot's own first message of `post` among the channel's recent messages."""
+        me = self.client.user
+        if me is None:
+            return None
+        for message in await self.client.http.logs_from(plan.channel_id, limit=self.config.history):
+            author = message.get("author") or {}
+            if str(author.get("id")) == str(me.id) and message.get("content") == post.content:
+                return int(message["id"])
+        return None
+
+    # -- the test post (/daily now) -----------------------------------------------------------
+
+    async def post_now(self, plan: Plan, at: datetime) -> tuple[Outcome, str]:
+        """Post the chart for `at` to the schedule's channel now (not the daily post: no lease,
+        no nonce); never raises. 'posted', 'disabled' (403/404) or 'failed' with the reason."""
+        try:
+            post = await self._compose(plan, at)
+            for index, embeds in enumerate(post.messages):
+                await self._send_once(plan.channel_id, post.content if index == 0 else None, embeds, None,
+                                      upload=post.file() if index == 0 else None)
+        except Exception as error:
+            return ("disabled" if is_gone(error) else "failed"), describe(error)
+        return "posted", ""
+
+    async def schedule_again(self, plan: Plan) -> None:
+        """Re-enable a stopped schedule from its next post on."""
+        due = next_post(self.now(), plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
+        await self.store.enable(plan.id, epoch(due.instant), due.day)
+        self.changed()
+
+
+def due_times(rows: Sequence[ScheduleRow], now: datetime) -> tuple[list[tuple[int, int, date]], list[BadRow]]:
+    """The next due time of each enabled row, and the rows that cannot be read (pure)."""
+    items: list[tuple[int, int, date]] = []
+    bad: list[BadRow] = []
+    for row in rows:
+        if row.disabled_reason is not None:
+            continue
+        plan = plan_of(row)
+        if isinstance(plan, BadRow):
+            bad.append(plan)
+            continue
+        due = next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
+        items.append((plan.id, epoch(due.instant), due.day))
+    return items, bad
+
+
+def zone_data_version() -> str:
+    """What identifies the zone rules in use: the tzdata package's version and the system's."""
+    from importlib import metadata
+
+    parts = []
+    with contextlib.suppress(metadata.PackageNotFoundError):
+        parts.append("tzdata " + metadata.version("tzdata"))
+    with contextlib.suppress(OSError), Path("/usr/share/zoneinfo/tzdata.zi").open(encoding="ascii") as handle:
+        parts.append("system " + handle.readline().strip().removeprefix("# version "))
+    return "; ".join(parts) or "unknown"

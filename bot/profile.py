@@ -1,0 +1,91 @@
+"""/profile set, /profile show, /profile delete: a user's birth year and sex, so /cast can decide
+what needs 本命 and 行年 (龍戦, 遊子, 天獄), and optionally the zone their casts default to.
+
+Every reply is ephemeral: nothing of a profile is shown to anyone else. Deleting the profile then
+offers (with a button) to delete every case the user cast and every note they wrote.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .app import LiurenBot, ReplyError
+from .buttons import wipe_view
+from .cases import echo, reader_lang
+from .i18n import Lang, ls, text
+from .options import ZoneOption
+from .store_casebook import Profile
+
+__all__ = ["BIRTH_YEARS", "Profiles", "setup"]
+
+BIRTH_YEARS = (1900, 2100)
+SEXES = ("男", "女")
+SEX_CHOICES = [app_commands.Choice(name="男 (male)", value="男"), app_commands.Choice(name="女 (female)", value="女")]
+COUNT_MAX = 100_000
+
+
+def _sex_name(sex: str, lang: Lang) -> str:
+    return text("profile.male" if sex == "男" else "profile.female", lang)
+
+
+class Profiles(commands.Cog):
+    """/profile …"""
+
+    profile = app_commands.Group(
+        name="profile", description=ls("profile.description"),
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+    )
+
+    def __init__(self, bot: LiurenBot) -> None:
+        self.bot = bot
+
+    @profile.command(name="set", description=ls("profile.set.description"))
+    @app_commands.describe(birth_year=ls("profile.birth_year.description"), sex=ls("profile.sex.description"),
+                           zone=ls("profile.zone.description"))
+    @app_commands.choices(sex=SEX_CHOICES)
+    async def set_profile(
+        self, interaction: discord.Interaction[Any], birth_year: app_commands.Range[int, 1900, 2100], sex: str,
+        zone: app_commands.Transform[str, ZoneOption] | None = None,
+    ) -> None:
+        lang = await reader_lang(self.bot, interaction)
+        if not BIRTH_YEARS[0] <= birth_year <= BIRTH_YEARS[1]:
+            raise ReplyError(text("profile.bad_year", lang, year=echo(str(birth_year))))
+        if sex not in SEXES:
+            raise ReplyError(text("profile.bad_sex", lang, value=echo(sex)))
+        await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, zone))
+        await interaction.response.send_message(
+            text("profile.saved", lang, year=birth_year, sex=_sex_name(sex, lang),
+                 zone=zone or text("profile.no_zone", lang)),
+            ephemeral=True,
+        )
+
+    @profile.command(name="show", description=ls("profile.show.description"))
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await reader_lang(self.bot, interaction)
+        found = await self.bot.store.profile(interaction.user.id)
+        if found is None:
+            message = text("profile.none", lang)
+        else:
+            message = text("profile.show", lang, year=found.birth_year, sex=_sex_name(found.sex, lang),
+                           zone=found.zone or text("profile.no_zone", lang))
+        await interaction.response.send_message(message, ephemeral=True)
+
+    @profile.command(name="delete", description=ls("profile.delete.description"))
+    async def delete(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await reader_lang(self.bot, interaction)
+        await self.bot.store.delete_profile(interaction.user.id)
+        count = len(await self.bot.store.cases_by_author(interaction.user.id, 0, COUNT_MAX))
+        await interaction.response.send_message(text("profile.deleted", lang, count=count),
+                                                view=wipe_view(interaction.user.id, lang), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point (``await bot.load_extension("bot.profile")``)."""
+    if not isinstance(bot, LiurenBot):
+        raise TypeError("bot.profile needs the LiurenBot from bot.app (it uses .store)")
+    await bot.add_cog(Profiles(bot))

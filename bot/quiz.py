@@ -1,0 +1,190 @@
+"""/quiz start|stop|leaderboard|me: the study quiz in a server's channels (a discord.py extension).
+
+The running of a quiz — asking, revealing when time is up, resuming after a restart — is
+`bot.quiz_service.QuizService`, held by the bot as ``bot.quizzes``; the answer buttons are
+`bot.quiz_buttons.QuizChoice`, registered here as a dynamic item so a press on any question, also
+one posted before a restart, reaches the service. Scores are read from the stored answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from engine.terms import Frame, Method
+from texts import corpus
+from texts.explain import term
+from texts.quiz import Level
+from texts.words import text as words_text
+
+from .app import LiurenBot, ReplyError
+from .daily import clip, guild_of
+from .i18n import Lang, language_of, ls, text
+from .quiz_buttons import QuizChoice
+from .quiz_service import EmptyRound
+from .store import QuizScore, QuizTopicScore, epoch
+
+__all__ = ["LEVEL_CHOICES", "Quiz", "setup"]
+
+LEVEL_CHOICES = [Choice(name=level.value, value=level.value) for level in Level]
+BOARD_SIZE = 10  # members shown per list
+RECENT = timedelta(days=30)
+
+
+def percent(right: int, asked: int) -> int:
+    return round(100 * right / asked) if asked else 0
+
+
+def level_name(level: str, lang: Lang) -> str:
+    """A level as the quiz names it (``easy (元首, 重審)``); an unknown stored level as it is."""
+    return words_text(f"quiz.level.{level}", lang) if level in set(Level) else level
+
+
+def topic_name(topic: str, lang: Lang) -> str:
+    """A topic (a method or a frame) in the reader's script."""
+    if topic in Method.__members__:
+        return term(Method[topic], lang)
+    if topic in Frame.__members__:
+        return term(Frame[topic], lang)
+    return topic
+
+
+def topic_paragraphs(row: QuizTopicScore) -> str:
+    """The seed ¶ that states the topic's rule; else the ¶s an answer's explanation cited."""
+    unit = corpus().method(row.topic)
+    if unit is not None and unit.lines:
+        return str(unit.lines[0])
+    return ", ".join(n for n in row.seed.split(",") if n) or "—"
+
+
+def board_lines(scores: Sequence[QuizScore], lang: Lang) -> str:
+    return "\n".join(
+        text("quiz.board_line", lang, rank=rank, member=f"<@{s.user_id}>", right=s.right, asked=s.asked,
+             percent=percent(s.right, s.asked))
+        for rank, s in enumerate(scores, 1)
+    )
+
+
+class Quiz(commands.Cog):
+    """/quiz: run a study quiz in a channel, and read the server's scores."""
+
+    quiz = app_commands.Group(name="quiz", description=ls("quiz.description"), guild_only=True)
+
+    def __init__(self, bot: LiurenBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(QuizChoice)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(QuizChoice)
+
+    @quiz.command(name="start", description=ls("quiz.start.description"))
+    @app_commands.describe(
+        level=ls("quiz.start.level.description"),
+        questions=ls("quiz.start.questions.description"),
+        seconds=ls("quiz.start.seconds.description"),
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def quiz_start(
+        self,
+        interaction: discord.Interaction[Any],
+        level: str = Level.EASY.value,
+        questions: app_commands.Range[int, 1, 20] = 5,
+        seconds: app_commands.Range[int, 10, 300] = 30,
+    ) -> None:
+        guild = guild_of(interaction)
+        lang = language_of(interaction.locale)
+        channel_id = interaction.channel_id
+        if channel_id is None:
+            raise app_commands.NoPrivateMessage()
+        service = self.bot.quizzes
+        if await self.bot.store.running_quiz(channel_id) is not None:
+            raise ReplyError(text("quiz.running", lang))
+        try:
+            chosen = Level(level)
+            row = await service.begin(guild.id, channel_id, interaction.user.id, interaction.locale.value, chosen,
+                                      questions, seconds)
+        except (ValueError, EmptyRound):
+            raise ReplyError(text("quiz.empty", lang)) from None
+        if row is None:  # another start won the race
+            raise ReplyError(text("quiz.running", lang))
+        await interaction.response.send_message(
+            text("quiz.started", lang, user=interaction.user.mention, level=level_name(row.level, lang),
+                 count=row.count, seconds=row.seconds),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if not await service.post_question(row):
+            await interaction.followup.send(text("error.bot_permission", lang, detail="send messages"), ephemeral=True)
+
+    @quiz.command(name="stop", description=ls("quiz.stop.description"))
+    async def quiz_stop(self, interaction: discord.Interaction[Any]) -> None:
+        guild_of(interaction)
+        lang = language_of(interaction.locale)
+        row = await self.bot.store.running_quiz(interaction.channel_id) if interaction.channel_id else None
+        if row is None:
+            raise ReplyError(text("quiz.none_running", lang))
+        if row.user_id != interaction.user.id and not interaction.permissions.manage_messages:
+            raise ReplyError(text("quiz.stop_denied", lang))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self.bot.quizzes.stop_quiz(row, interaction.user.id):
+            await interaction.followup.send(text("quiz.none_running", lang), ephemeral=True)
+            return
+        await interaction.followup.send("⏹", ephemeral=True)
+
+    @quiz.command(name="leaderboard", description=ls("quiz.leaderboard.description"))
+    @app_commands.describe(level=ls("quiz.leaderboard.level.description"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def quiz_leaderboard(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
+        guild = guild_of(interaction)
+        lang = language_of(interaction.locale)
+        store = self.bot.store
+        since = epoch(self.bot.clock() - RECENT)
+        embed = discord.Embed(title=text("quiz.leaderboard_title", lang), colour=discord.Colour(0x5865F2))
+        for chosen in [level] if level is not None else [lv.value for lv in Level]:
+            ever = await store.quiz_scores(guild.id, chosen, None, BOARD_SIZE)
+            if not ever:
+                continue
+            recent = await store.quiz_scores(guild.id, chosen, since, BOARD_SIZE)
+            name = level_name(chosen, lang)
+            embed.add_field(name=text("quiz.all_time", lang, level=name), value=clip(board_lines(ever, lang), 1024),
+                            inline=False)
+            embed.add_field(name=text("quiz.recent", lang, level=name),
+                            value=clip(board_lines(recent, lang), 1024) or "—", inline=False)
+        if not embed.fields:
+            embed.description = text("quiz.board_none", lang)
+        await interaction.response.send_message(embed=embed)
+
+    @quiz.command(name="me", description=ls("quiz.me.description"))
+    async def quiz_me(self, interaction: discord.Interaction[Any]) -> None:
+        guild = guild_of(interaction)
+        lang = language_of(interaction.locale)
+        rows = await self.bot.store.quiz_topics(guild.id, interaction.user.id)
+        if not rows:
+            await interaction.response.send_message(text("quiz.me_none", lang), ephemeral=True)
+            return
+        lines: list[str] = []
+        shown: str | None = None
+        for row in rows:
+            if row.level != shown:
+                shown = row.level
+                right = sum(r.right for r in rows if r.level == shown)
+                asked = sum(r.asked for r in rows if r.level == shown)
+                lines.append(f"**{level_name(shown, lang)}** {right}/{asked} ({percent(right, asked)}%)")
+            lines.append(text("quiz.me_line", lang, topic=topic_name(row.topic, lang), right=row.right,
+                              asked=row.asked, percent=percent(row.right, row.asked),
+                              paragraphs=topic_paragraphs(row), term=row.topic))
+        embed = discord.Embed(title=text("quiz.me_title", lang), description=clip("\n".join(lines), 4096),
+                              colour=discord.Colour(0x5865F2))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: LiurenBot) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(Quiz(bot))

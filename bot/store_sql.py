@@ -1,0 +1,181 @@
+"""SQL shared by both store backends (written with ``?`` placeholders; PostgreSQL swaps in ``%s``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from .store import QuizAnswer, QuizRow, QuizScore, QuizTopicScore, ScheduleRow
+
+COLUMNS = (
+    "id, guild_id, channel_id, post_time, timezone, locale, last_posted, since, disabled_reason, last_error, "
+    "due_at, due_day, unsure, message_id"
+)
+
+GUILD_TIMEZONE = "SELECT timezone FROM guild_settings WHERE guild_id = ?"
+SET_GUILD_TIMEZONE = (
+    "INSERT INTO guild_settings (guild_id, timezone) VALUES (?, ?) "
+    "ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone"
+)
+# A row being posted (lease held) keeps its lease and owed day: the post in flight confirms
+# and then schedules from the new settings.
+PUT_SCHEDULE = (
+    "INSERT INTO schedules (guild_id, channel_id, post_time, timezone, locale, since, due_at, due_day) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+    "post_time = excluded.post_time, timezone = excluded.timezone, locale = excluded.locale, "
+    "since = excluded.since, disabled_reason = NULL, last_error = NULL, "
+    "due_at = CASE WHEN schedules.lease_token IS NULL THEN excluded.due_at ELSE schedules.due_at END, "
+    "due_day = CASE WHEN schedules.lease_token IS NULL THEN excluded.due_day ELSE schedules.due_day END "
+    "RETURNING id"
+)
+ALL = f"SELECT {COLUMNS} FROM schedules ORDER BY id"
+PAGE = f"SELECT {COLUMNS} FROM schedules WHERE id > ? ORDER BY id LIMIT ?"
+OF_GUILD = f"SELECT {COLUMNS} FROM schedules WHERE guild_id = ? ORDER BY id"
+DELETE_GUILD = "DELETE FROM schedules WHERE guild_id = ?"
+DELETE_CHANNEL = "DELETE FROM schedules WHERE guild_id = ? AND channel_id = ?"
+CONFIRM = (
+    "UPDATE schedules SET last_posted = ?, message_id = COALESCE(?, message_id), last_error = ?, "
+    "due_at = ?, due_day = ?, lease_token = NULL, unsure = 0 WHERE id = ? AND lease_token = ?"
+)
+RELEASE = (
+    "UPDATE schedules SET due_at = ?, last_error = ?, lease_token = NULL, unsure = ? "
+    "WHERE id = ? AND lease_token = ?"
+)
+# A row under lease keeps its lease: its holder (or the next, after expiry) schedules it.
+RESCHEDULE = (
+    "UPDATE schedules SET due_at = ?, due_day = ? WHERE id = ? AND disabled_reason IS NULL AND lease_token IS NULL"
+)
+RESCHEDULE_HELD = (
+    "UPDATE schedules SET due_at = ?, due_day = ?, lease_token = NULL, unsure = 0 WHERE id = ? AND lease_token = ?"
+)
+UNSCHEDULED = (
+    f"SELECT {COLUMNS} FROM schedules WHERE due_at IS NULL AND disabled_reason IS NULL AND id > ? ORDER BY id LIMIT ?"
+)
+NO_LIMIT = 2**62
+DISABLE = "UPDATE schedules SET disabled_reason = ?, due_at = NULL, lease_token = NULL, unsure = 0 WHERE id = ?"
+ENABLE = "UPDATE schedules SET disabled_reason = NULL, due_at = ?, due_day = ? WHERE id = ?"
+NOTE_ERROR = "UPDATE schedules SET last_error = ? WHERE id = ?"
+META = "SELECT value FROM meta WHERE key = ?"
+SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+# The due rows, earliest first ({where}: the shard filter): a range of the due_at index.
+DUE = (
+    "SELECT " + COLUMNS + " FROM schedules WHERE due_at <= ? AND disabled_reason IS NULL{where} "
+    "ORDER BY due_at LIMIT ?"
+)
+# ORDER BY … LIMIT 1 rather than MIN(): with a shard filter added, the index is still walked in
+# order and the walk stops at the first row of this process's shards.
+NEXT_DUE = "SELECT due_at FROM schedules WHERE due_at IS NOT NULL AND disabled_reason IS NULL"
+NEXT_DUE_ORDER = " ORDER BY due_at LIMIT 1"
+
+
+def iso(day: date | None) -> str | None:
+    return None if day is None else day.isoformat()
+
+
+def row_of(r: Sequence[Any]) -> ScheduleRow:
+    """A stored row as read; odd column types become text so a bad row still comes back and is
+    reported, rather than raising here and hiding every other row."""
+    return ScheduleRow(
+        id=int(r[0]),
+        guild_id=int(r[1]),
+        channel_id=int(r[2]),
+        post_time=str(r[3]),
+        timezone=str(r[4]),
+        locale=str(r[5]),
+        last_posted=None if r[6] is None else str(r[6]),
+        since=None if r[7] is None else str(r[7]),
+        disabled_reason=None if r[8] is None else str(r[8]),
+        last_error=None if r[9] is None else str(r[9]),
+        due_at=None if r[10] is None else int(r[10]),
+        due_day=None if r[11] is None else str(r[11]),
+        unsure=bool(r[12]),
+        message_id=None if r[13] is None else int(r[13]),
+    )
+
+
+# -- the study quiz (/quiz) --------------------------------------------------------------------
+
+QUIZ_COLUMNS = (
+    "id, guild_id, channel_id, user_id, locale, level, count, seed, school, seconds, question, deadline, "
+    "message_id, status, started_at, ended_at"
+)
+# The partial unique index quizzes_running makes a second running quiz in a channel a conflict:
+# nothing is inserted and nothing is returned.
+CREATE_QUIZ = (
+    "INSERT INTO quizzes (guild_id, channel_id, user_id, locale, level, count, seed, school, seconds, question, "
+    "deadline, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) "
+    f"ON CONFLICT DO NOTHING RETURNING {QUIZ_COLUMNS}"
+)
+QUIZ = f"SELECT {QUIZ_COLUMNS} FROM quizzes WHERE id = ?"
+RUNNING_QUIZ = f"SELECT {QUIZ_COLUMNS} FROM quizzes WHERE channel_id = ? AND status = 'running'"
+RUNNING_QUIZZES = "SELECT " + QUIZ_COLUMNS + " FROM quizzes WHERE status = 'running'{where} ORDER BY id"
+DUE_QUIZZES = (
+    "SELECT " + QUIZ_COLUMNS + " FROM quizzes WHERE status = 'running' AND deadline <= ?{where} "
+    "ORDER BY deadline, id"
+)
+NEXT_QUIZ_DEADLINE = "SELECT deadline FROM quizzes WHERE status = 'running'{where} ORDER BY deadline LIMIT 1"
+SET_QUIZ_MESSAGE = "UPDATE quizzes SET message_id = ? WHERE id = ? AND question = ? AND status = 'running'"
+ADVANCE_QUIZ = (
+    "UPDATE quizzes SET question = question + 1, deadline = ?, message_id = NULL "
+    "WHERE id = ? AND question = ? AND status = 'running'"
+)
+END_QUIZ = "UPDATE quizzes SET status = ?, ended_at = ? WHERE id = ? AND status = 'running'"
+ANSWER_COLUMNS = "quiz_id, question, user_id, choice, correct, topic, seed, answered_at"
+ADD_QUIZ_ANSWER = (
+    f"INSERT INTO quiz_answers ({ANSWER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+)
+QUIZ_ANSWERS = f"SELECT {ANSWER_COLUMNS} FROM quiz_answers WHERE quiz_id = ? ORDER BY question, answered_at, user_id"
+QUIZ_ANSWERS_TO = (
+    f"SELECT {ANSWER_COLUMNS} FROM quiz_answers WHERE quiz_id = ? AND question = ? ORDER BY answered_at, user_id"
+)
+# {where}: AND-ed conditions on the quiz's level and the answer's time.
+QUIZ_SCORES = (
+    "SELECT a.user_id, SUM(a.correct), COUNT(*) FROM quiz_answers AS a JOIN quizzes AS z ON z.id = a.quiz_id "
+    "WHERE z.guild_id = ?{where} GROUP BY a.user_id ORDER BY SUM(a.correct) DESC, COUNT(*), a.user_id LIMIT ?"
+)
+QUIZ_TOPICS = (
+    "SELECT z.level, a.topic, SUM(a.correct), COUNT(*), MAX(a.seed) FROM quiz_answers AS a "
+    "JOIN quizzes AS z ON z.id = a.quiz_id WHERE z.guild_id = ? AND a.user_id = ? "
+    "GROUP BY z.level, a.topic ORDER BY z.level, a.topic"
+)
+
+
+def quiz_scores_query(level: str | None, since: int | None) -> tuple[str, tuple[object, ...]]:
+    """QUIZ_SCORES narrowed to a level and to answers since an instant (each when given)."""
+    where = ""
+    params: tuple[object, ...] = ()
+    if level is not None:
+        where, params = where + " AND z.level = ?", (*params, level)
+    if since is not None:
+        where, params = where + " AND a.answered_at >= ?", (*params, since)
+    return QUIZ_SCORES.format(where=where), params
+
+
+def quiz_of(r: Sequence[Any]) -> QuizRow:
+    return QuizRow(
+        id=int(r[0]), guild_id=int(r[1]), channel_id=int(r[2]), user_id=int(r[3]), locale=str(r[4]),
+        level=str(r[5]), count=int(r[6]), seed=int(r[7]), school=str(r[8]), seconds=int(r[9]),
+        question=int(r[10]), deadline=int(r[11]), message_id=None if r[12] is None else int(r[12]),
+        status=str(r[13]), started_at=int(r[14]), ended_at=None if r[15] is None else int(r[15]),
+    )
+
+
+def answer_params(a: QuizAnswer) -> tuple[object, ...]:
+    return (a.quiz_id, a.question, a.user_id, a.choice, int(a.correct), a.topic, a.seed, a.answered_at)
+
+
+def answer_of(r: Sequence[Any]) -> QuizAnswer:
+    return QuizAnswer(
+        quiz_id=int(r[0]), question=int(r[1]), user_id=int(r[2]), choice=int(r[3]), correct=bool(r[4]),
+        topic=str(r[5]), seed=str(r[6]), answered_at=int(r[7]),
+    )
+
+
+def score_of(r: Sequence[Any]) -> QuizScore:
+    return QuizScore(user_id=int(r[0]), right=int(r[1]), asked=int(r[2]))
+
+
+def topic_of(r: Sequence[Any]) -> QuizTopicScore:
+    return QuizTopicScore(level=str(r[0]), topic=str(r[1]), right=int(r[2]), asked=int(r[3]), seed=str(r[4]))

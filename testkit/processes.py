@@ -1,0 +1,61 @@
+"""Helpers for tests that run the real ``python -m bot`` as a child process against the stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.schedule import next_post, parse_time, parse_zone
+from bot.store import epoch, open_store
+
+__all__ = ["ROOT", "due_now", "environment", "finish", "run_bot", "until"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """This process's environment without any DISCORD_/LIUREN_ setting, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIUREN_"))}
+    env.update({"PYTHONPATH": str(ROOT), "LIUREN_TZ": "Asia/Tokyo", **extra})
+    return env
+
+
+async def run_bot(env: Mapping[str, str], *args: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", *args, cwd=ROOT, env=environment(env),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def finish(process: asyncio.subprocess.Process, timeout: float = 30) -> tuple[int, str]:
+    """Wait for the process to end; its exit code and what it wrote to stderr."""
+    _, err = await asyncio.wait_for(process.communicate(), timeout)
+    assert process.returncode is not None
+    return process.returncode, err.decode()
+
+
+async def until(condition: Callable[[], object], timeout: float = 20) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(poll(), timeout)
+
+
+async def due_now(db: Path | str, guild: int, channel: int) -> str:
+    """Store a schedule whose post for today (UTC) is due now, as /daily set would; returns the day."""
+    now = datetime.now(UTC)
+    at = f"{now:%H:%M}"
+    since = now - timedelta(days=2)
+    due = next_post(now, parse_time(at), parse_zone("UTC"), since=since)  # today's, at this minute: due
+    assert due.instant <= now
+    store = await open_store(db)
+    try:
+        await store.put_schedule(guild, channel, at, "UTC", "en-US", since, epoch(due.instant), due.day)
+    finally:
+        await store.close()
+    return due.day.isoformat()

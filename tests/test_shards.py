@@ -1,0 +1,92 @@
+"""Two real bot processes on different shard ranges, one PostgreSQL, the local Discord stand-in with a
+guild on each of four shards: every channel gets exactly one post; a process killed with SIGKILL in
+the middle of a send and started again loses nothing and doubles nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.app import parse_shard_ids, shard_settings
+from bot.store import Shards, open_store
+from testkit.discord_standin import ChannelSpec, DiscordStandIn, GuildSpec
+from testkit.processes import due_now, finish, run_bot, until
+
+COUNT = 4
+
+
+@pytest.fixture
+async def standin() -> AsyncIterator[DiscordStandIn]:
+    guilds = [GuildSpec(id=((1000 + n) << 22) + 7, channels=[ChannelSpec(name=f"s{n}")]) for n in range(COUNT)]
+    async with DiscordStandIn(guilds=guilds) as server:
+        yield server
+
+
+def test_shard_settings_from_the_environment() -> None:
+    assert shard_settings({}) == {}
+    assert shard_settings({"LIUREN_SHARD_COUNT": "4", "LIUREN_SHARD_IDS": "0-1"}) == {
+        "shard_count": 4, "shard_ids": [0, 1]}
+    assert shard_settings({"LIUREN_SHARD_COUNT": "3"}) == {"shard_count": 3, "shard_ids": [0, 1, 2]}
+    assert parse_shard_ids("0-1,5, 3", 6) == (0, 1, 3, 5)
+    for bad in (
+        {"LIUREN_SHARD_IDS": "0-1"},
+        {"LIUREN_SHARD_COUNT": "two"},
+        {"LIUREN_SHARD_COUNT": "4", "LIUREN_SHARD_IDS": "2-5"},
+        {"LIUREN_SHARD_COUNT": "4", "LIUREN_SHARD_IDS": "3-1"},
+    ):
+        with pytest.raises(ValueError, match="LIUREN_SHARD"):
+            shard_settings(bad)
+
+
+async def test_two_processes_post_each_channel_once_through_a_kill(
+    standin: DiscordStandIn, postgres_url: str
+) -> None:
+    guilds = standin.guilds
+    channel = {n: g.channels[0].id for n, g in enumerate(guilds)}
+    assert [Shards(COUNT, (n,)).holds(g.id) for n, g in enumerate(guilds)] == [True] * COUNT
+    for g in guilds:
+        await due_now(postgres_url, g.id, g.channels[0].id)
+    # Shard 0's answer is slow, so process A is killed with its post stored but unanswered.
+    standin.slow_answer(channel[0], 3.0)
+    common = {**standin.env(), "DISCORD_TOKEN": standin.token, "LIUREN_DB": postgres_url,
+              "LIUREN_SHARD_COUNT": str(COUNT), "LIUREN_LEASE_MINUTES": "0.03"}  # 1.8 s leases
+    first = await run_bot({**common, "LIUREN_SHARD_IDS": "0-1"})
+    second = await run_bot({**common, "LIUREN_SHARD_IDS": "2-3"})
+    restarted = None
+    try:
+        await until(lambda: all(standin.messages.get(channel[n]) for n in range(COUNT)), timeout=30)
+        first.send_signal(signal.SIGKILL)  # shard 0's send is in flight
+        await finish(first)
+        restarted = await run_bot({**common, "LIUREN_SHARD_IDS": "0-1"})
+
+        async def recorded() -> bool:
+            store = await open_store(postgres_url)
+            try:
+                return all(r.last_posted is not None for r in await store.schedules())
+            finally:
+                await store.close()
+
+        async def all_recorded() -> None:
+            while not await recorded():
+                await asyncio.sleep(0.2)
+
+        await asyncio.wait_for(all_recorded(), 40)
+    finally:
+        for process in (first, second, restarted):
+            if process is not None and process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+        codes = [await finish(p) for p in (second, restarted) if p is not None]
+    assert [code for code, _ in codes] == [0] * len(codes), [err[-2000:] for _, err in codes]
+    assert {n: len(standin.messages.get(channel[n], [])) for n in range(COUNT)} == dict.fromkeys(range(COUNT), 1)
+    shards = sorted(tuple(i["shard"]) for i in standin.identifies)
+    assert shards == [(0, 4), (0, 4), (1, 4), (1, 4), (2, 4), (3, 4)]  # A twice (restarted), B once
+    store = await open_store(postgres_url)
+    try:
+        rows = {r.guild_id: r for r in await store.schedules()}
+    finally:
+        await store.close()
+    for n, g in enumerate(guilds):
+        assert rows[g.id].message_id == int(standin.messages[channel[n]][0]["id"])

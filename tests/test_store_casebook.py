@@ -1,0 +1,163 @@
+"""The casebook's tables, once per backend (SQLite file, PostgreSQL schema): cases, notes, server
+options, profiles, and deleting every row of a user."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store, open_store
+from bot.store_casebook import (
+    CASE_ID_ALPHABET,
+    GuildOptions,
+    NewCase,
+    Profile,
+    new_case_id,
+    normalize_case_id,
+    school_from_json,
+    school_json,
+)
+from engine.school import School
+
+T = 1_800_000_000
+
+
+def draft(author: int = 7, guild: int | None = 100, *, private: bool = False, at: int = T,
+          question: str | None = "move?") -> NewCase:
+    return NewCase(
+        guild_id=guild, channel_id=None if guild is None else 200, author_id=author, private=private,
+        instant="2026-11-29T05:00:00+00:00", zone="Asia/Tokyo", day=None, yuejiang=None, hour=None,
+        school=school_json(School(fuyin_repeat_clash=True)), question=question, birth_year=None, sex=None,
+        created_at=at,
+    )
+
+
+@pytest.fixture
+async def store(store_location: str) -> AsyncIterator[Store]:
+    opened = await open_store(store_location)
+    yield opened
+    await opened.close()
+
+
+def test_case_ids_are_six_base32_characters_and_typed_ids_are_normalized() -> None:
+    ids = {new_case_id() for _ in range(200)}
+    assert all(len(i) == 6 and set(i) <= set(CASE_ID_ALPHABET) for i in ids)
+    assert len(ids) > 190
+    assert normalize_case_id(" #ab1o2k ") == "AB102K"
+    assert normalize_case_id("abc") is None
+    assert normalize_case_id("ABCDEU") is None  # U is not in Crockford's alphabet
+
+
+def test_school_options_round_trip_and_keep_every_option() -> None:
+    school = School(day_changes_at_23=False, noble_table="甲羊", fuyin_repeat_clash=True,
+                    shehai_depth_first=True, maoxing_by_day=True)
+    assert school_from_json(school_json(school)) == school
+    assert school_from_json(None) == School()
+    assert '"fuyin_repeat_clash": false' in school_json(School())
+
+
+async def test_a_case_is_kept_exactly_and_survives_a_reopen(store_location: str) -> None:
+    store = await open_store(store_location)
+    saved = await store.add_case(draft())
+    assert len(saved.id) == 6
+    assert saved.author_id == 7 and saved.guild_id == 100 and saved.question == "move?"
+    assert school_from_json(saved.school).fuyin_repeat_clash
+    await store.close()
+    reopened = await open_store(store_location)
+    try:
+        assert await reopened.case(saved.id) == saved
+        assert await reopened.case("ZZZZZZ") is None
+    finally:
+        await reopened.close()
+
+
+async def test_history_is_newest_first_paged_and_private_cases_stay_with_their_author(store: Store) -> None:
+    mine = [await store.add_case(draft(at=T + i)) for i in range(5)]
+    secret = await store.add_case(draft(private=True, at=T + 10))
+    other = await store.add_case(draft(author=8, at=T + 11))
+    elsewhere = await store.add_case(draft(author=8, guild=101, at=T + 12))
+    dm = await store.add_case(draft(guild=None, at=T + 13))
+    by_me = await store.cases_by_author(7, 0, 50)
+    assert [c.id for c in by_me] == [dm.id, secret.id, *[c.id for c in reversed(mine)]]
+    assert [c.id for c in await store.cases_by_author(7, 2, 2)] == [mine[4].id, mine[3].id]
+    seen_by_8 = await store.cases_in_guild(100, 8, 0, 50)
+    assert secret.id not in {c.id for c in seen_by_8}
+    assert [c.id for c in seen_by_8][:1] == [other.id]
+    assert secret.id in {c.id for c in await store.cases_in_guild(100, 7, 0, 50)}
+    assert elsewhere.id not in {c.id for c in seen_by_8}
+    assert not secret.visible_to(8, 100) and secret.visible_to(7, None)
+    assert other.visible_to(7, 100) and not other.visible_to(7, 101) and not other.visible_to(7, None)
+    assert not dm.visible_to(8, None)
+
+
+async def test_notes_several_per_case_editable_only_by_their_author(store: Store) -> None:
+    case = await store.add_case(draft())
+    first = await store.add_note(case.id, 7, "it happened", T + 100)
+    second = await store.add_note(case.id, 8, "as read", T + 200)
+    assert not await store.edit_note(first.id, case.id, 8, "hijacked", T + 300)
+    assert not await store.edit_note(first.id, "ZZZZZZ", 7, "wrong case", T + 300)
+    assert await store.edit_note(first.id, case.id, 7, "it happened, in May", T + 300)
+    notes = await store.case_notes([case.id])
+    assert [(n.author_id, n.body, n.edited_at) for n in notes] == [
+        (7, "it happened, in May", T + 300), (8, "as read", None)]
+    assert notes[1] == second
+    assert await store.case_notes([]) == ()
+
+
+async def test_deleting_a_case_takes_its_notes_and_nothing_else(store: Store) -> None:
+    case = await store.add_case(draft())
+    kept = await store.add_case(draft())
+    await store.add_note(case.id, 7, "x", T)
+    await store.add_note(kept.id, 7, "y", T)
+    assert await store.delete_case(case.id)
+    assert not await store.delete_case(case.id)
+    assert await store.case(case.id) is None
+    assert await store.case_notes([case.id]) == ()
+    assert [n.body for n in await store.case_notes([kept.id])] == ["y"]
+
+
+async def test_guild_options_round_trip(store: Store) -> None:
+    assert await store.guild_options(1) == GuildOptions()
+    options = GuildOptions(school=school_json(School(noble_table="甲羊")), language="en", image=False)
+    await store.set_guild_options(1, options)
+    assert await store.guild_options(1) == options
+    await store.set_guild_options(1, replace(options, language=None, image=True))
+    assert await store.guild_options(1) == replace(options, language=None, image=True)
+    assert await store.guild_options(2) == GuildOptions()
+
+
+async def test_profile_and_deleting_every_row_of_a_user(store: Store) -> None:
+    assert await store.profile(7) is None
+    await store.set_profile(Profile(7, 1990, "男"))
+    await store.set_profile(Profile(7, 1991, "女", "Europe/London"))
+    assert await store.profile(7) == Profile(7, 1991, "女", "Europe/London")
+    mine = await store.add_case(draft())
+    theirs = await store.add_case(draft(author=8))
+    await store.add_note(mine.id, 8, "their note on my case", T)
+    await store.add_note(theirs.id, 7, "my note on their case", T)
+    await store.add_note(theirs.id, 8, "their own note", T)
+    assert await store.delete_profile(7)
+    assert not await store.delete_profile(7)
+    assert await store.delete_user_cases(7) == 1
+    assert await store.case(mine.id) is None
+    assert await store.cases_by_author(7, 0, 50) == ()
+    assert [n.body for n in await store.case_notes([theirs.id, mine.id])] == ["their own note"]
+    assert await store.case(theirs.id) is not None
+
+
+async def test_a_sqlite_file_that_held_cases_is_not_silently_replaced(tmp_path: Path) -> None:
+    from bot.store import StoreError
+    from bot.store_sqlite import marker_path
+
+    path = tmp_path / "liuren.sqlite3"
+    store = await open_store(path)
+    assert not marker_path(path).exists()
+    await store.add_case(draft())
+    await store.close()
+    assert marker_path(path).exists()
+    path.unlink()
+    with pytest.raises(StoreError, match="missing"):
+        await open_store(path)
