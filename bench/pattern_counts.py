@@ -1,4 +1,4 @@
-"""How often each RULES §7 pattern occurs over the 720 classical charts, by day and by night.
+"""How often each docs/rules.md §7 pattern occurs over the 720 classical charts, by day and by night.
 
     python bench/pattern_counts.py
 

@@ -213,7 +213,7 @@ def test_solar_terms_out_of_range(year: object) -> None:
 
 # --- 月将 ---------------------------------------------------------------------------------
 
-# RULES §2 / ¶43: the 中気 that sets each 月将.
+# docs/rules.md §2 / ¶43: the 中気 that sets each 月将.
 YUEJIANG = {"雨水": "亥", "春分": "戌", "穀雨": "酉", "小満": "申", "夏至": "未", "大暑": "午",
             "処暑": "巳", "秋分": "辰", "霜降": "卯", "小雪": "寅", "冬至": "丑", "大寒": "子"}  # fmt: skip
 
@@ -227,6 +227,34 @@ def test_yuejiang_changes_exactly_at_each_principal_term(year: int) -> None:
         assert yuejiang_at(t.instant) == Branch[YUEJIANG[t.name]], (year, t.name)
         assert yuejiang_at(t.instant + ONE) == Branch[YUEJIANG[t.name]], (year, t.name)
         previous = YUEJIANG[t.name]
+
+
+def test_every_term_1900_2100_switches_its_pillar_to_the_second() -> None:
+    """At each term of the table, one second before and at the instant: a 中気 turns the 月将,
+    a 節 the month branch (and 立春 the year), and nothing else turns."""
+    months = "丑寅卯辰巳午未申酉戌亥子"  # opened by 小寒, 立春, 驚蟄 … 大雪
+    off: list[str] = []
+    for year in range(1900, 2101):
+        for i, t in enumerate(solar_terms(year)):
+            if t.instant < utc(1900, 1, 2, 0, 0):
+                continue  # the calendar starts 1900-01-01 local; keep the second before inside it
+            before, at = moment(t.instant - ONE, "UTC"), moment(t.instant, "UTC")
+            if t.principal:
+                ok = (
+                    at.yuejiang == Branch[YUEJIANG[t.name]]
+                    and before.yuejiang == at.yuejiang + 1  # 月将 steps one branch back per 中気
+                    and before.month == at.month
+                )
+            else:
+                ok = (
+                    str(at.month.branch) == months[i // 2]
+                    and before.month.branch == at.month.branch - 1
+                    and before.yuejiang == at.yuejiang
+                    and (before.year != at.year) == (t.name == "立春")
+                )
+            if not ok:
+                off.append(f"{year} {t.name}")
+    assert not off, off[:10]
 
 
 def test_yuejiang_ignores_sectional_terms_and_lunar_months() -> None:

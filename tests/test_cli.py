@@ -1,18 +1,22 @@
-"""The engine's command line: the issue's examples, the JSON schema, the table, and bad input."""
+"""The ``liuren`` command line: casting, languages, JSON, the table, find, and every bad input in one line."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 
-from engine.cli import main
+from engine import CastError, cast, cast_classical
+from texts.cli import main
+
+KANA = re.compile(r"[\u3040-\u30ff]")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "texts.cli", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_cast_classical_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,16 +29,35 @@ def test_cast_classical_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert top.split("│")[2].endswith("亥")
 
 
-def test_cast_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--json"]) == 0
+@pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
+def test_cast_in_other_languages_has_no_kana_outside_the_seed(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert not KANA.search(out), KANA.findall(out)[:10]
+
+
+def test_cast_json_schema_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--json", "--lang", "en"]) == 0
     data = json.loads(capsys.readouterr().out)
-    for key in ("day", "hour", "yuejiang", "plate", "lessons", "transmissions", "method", "trace"):
-        assert key in data
+    assert data["schema"] == 2 and data["lang"] == "en"
     assert (data["day"], data["hour"], data["yuejiang"]) == ("甲子", "午", "亥")
     assert data["plate"]["午"] == "亥" and len(data["plate"]) == 12
-    assert len(data["lessons"]) == 4 and all({"upper", "lower"} <= set(x) for x in data["lessons"])
-    assert [set(t) >= {"branch", "general"} for t in data["transmissions"]] == [True] * 3
     assert data["moment"] is None
+    # The trace is structured, with the rendered text in the asked language.
+    rules = [step["rule"] for step in data["trace"]]
+    assert rules == ["lessons", "several", "compare_one", "linked"]
+    linked = data["trace"][-1]
+    assert linked["values"] == {"initial": "子", "middle": "巳", "final": "戌"} and linked["seed"] == [51]
+    assert all(step["text"] and not KANA.search(step["text"]) for step in data["trace"])
+
+
+def test_reading_json_lists_entries_in_teachers_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    sections = [e["section"] for e in data["reading"]]
+    assert sections == sorted(sections, key=["課名", "發用", "干支", "課体", "中末", "取法"].index)
+    ids = [e["unit"]["id"] for e in data["reading"] if e["unit"]]
+    assert len(ids) == len(set(ids))
 
 
 def test_cast_at_with_zone(capsys: pytest.CaptureFixture[str]) -> None:
@@ -46,16 +69,25 @@ def test_cast_at_with_zone(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["moment"]["principal_term"]["name"] == "小雪" and data["yuejiang"] == "寅"
 
 
+def test_cast_reads_the_bots_forms(capsys: pytest.CaptureFixture[str]) -> None:
+    """One moment parser: what the bot accepts, the CLI accepts (issue 15, item 7)."""
+    assert main(["cast", "--at", "2026年11月29日 14時", "--tz", "asia/tokyo", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["moment"]["local"].startswith("2026-11-29T14:00:00+09:00")
+
+
 def test_yuejiang_override(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cast", "--at", "2026-11-29 14:00", "--tz", "Asia/Tokyo", "--yuejiang", "卯", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["yuejiang"] == "卯" and data["moment"]["yuejiang_from_calendar"] == "寅"
 
 
-def test_cast_now_runs() -> None:
+def test_cast_now_runs_and_version() -> None:
     done = run("cast", "now", "--tz", "UTC")
     assert done.returncode == 0, done.stderr
     assert "UTC" in done.stdout
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("liuren ")
 
 
 @pytest.mark.parametrize(
@@ -68,22 +100,58 @@ def test_cast_now_runs() -> None:
         (["cast", "--at", "1850-01-01 12:00", "--tz", "Asia/Tokyo"], "1900"),
         (["cast", "--at", "2101-06-01 12:00", "--tz", "Asia/Tokyo"], "2100"),
         (["cast", "--at", "2026-11-29 14:00", "--tz", "Mars/Olympus"], "IANA"),
-        (["cast", "--at", "yesterday-ish"], "ISO 8601"),
+        (["cast", "--at", "2026-11-29 14:00", "--tz", "localtime"], "IANA"),
+        (["cast", "--at", "yesterday-ish"], "accepted forms"),
+        (["cast", "--at", "2026-11-29 14:00 JST", "--tz", "America/New_York"], "JST"),
+        (["cast", "--at", "0001-01-01T00:00:00+14:00", "--tz", "UTC"], "1900"),
+        (["cast", "--at", ""], "empty"),
+        (["cast", "now", "--tz", " "], "empty"),
+        (["cast", "--at", "2026-11-29 14:00", "--hour", "午"], "--day"),
+        (["cast", "--at", "2026-11-29 14:00", "--day", "甲子", "--yuejiang", "亥", "--hour", "午"], "--day"),
+        (["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--tz", "UTC"], "--tz"),
+        (["cast", "now", "--birth-year", "abc"], "year"),
+        (["cast", "now", "--birth-year", "1800"], "1900"),
+        (["cast", "now", "--sex", "x"], "男"),
+        (["cast", "now", "--day-change", "5"], "23"),
+        (["find", "猫"], "lookup"),
     ],
 )
-def test_bad_input_exits_non_zero_with_one_line(args: list[str], says: str) -> None:
+def test_bad_input_exits_2_with_one_line(args: list[str], says: str) -> None:
     done = run(*args)
-    assert done.returncode == 2
+    assert done.returncode == 2, (done.stdout, done.stderr)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0], done.stderr
     assert "Traceback" not in done.stderr
 
 
-def test_table_has_720_lines(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cast_classical("甲子", "亥", 12),  # type: ignore[arg-type]
+        lambda: cast_classical(None, "亥", "午"),  # type: ignore[arg-type]
+        lambda: cast_classical("甲子", 99, "午"),  # type: ignore[arg-type]
+        lambda: cast("2026-11-29", "UTC"),  # type: ignore[arg-type]
+        lambda: cast(yuejiang=99, tz="UTC"),  # type: ignore[arg-type]
+    ],
+)
+def test_engine_api_refuses_bad_values_with_cast_error(call: object) -> None:
+    with pytest.raises(CastError):
+        call()  # type: ignore[operator]
+
+
+def test_overflowing_instant_is_a_cast_error() -> None:
+    from datetime import datetime, timedelta, timezone
+
+    with pytest.raises(CastError, match="1900"):
+        cast(datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))), "UTC")
+
+
+def test_table_has_720_lines_with_patterns(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["table"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 720
     assert len({line.split("  ")[0] for line in lines}) == 720  # each (day, plate) once
+    assert all(line.endswith("]") and "[" in line for line in lines)  # the 課体 column
 
 
 def test_table_json_and_school_option(capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,3 +161,39 @@ def test_table_json_and_school_option(capsys: pytest.CaptureFixture[str]) -> Non
     ding_mao = next(c for c in charts if c["day"] == "丁卯" and c["plate"]["子"] == "子")
     assert [t["branch"] for t in ding_mao["transmissions"]] == ["卯", "子", "午"]
     assert ding_mao["school"]["fuyin_repeat_clash"] is True
+
+
+def test_find_lists_the_charts_of_a_pattern(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["find", "冬蛇掩目"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    # docs/rules.md §7: under the default placement 冬蛇掩目 holds on exactly one chart, 丁丑 月将卯 午時.
+    assert len(lines) == 2 and lines[0].startswith("丁丑日 月将卯 午時")
+    assert main(["find", "鋳印"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("鋳印: 34 ")
+
+
+def test_png_writes_a_picture(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from PIL import Image
+
+    target = Path(str(tmp_path)) / "chart.png"
+    done = run("cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--png", str(target))
+    assert done.returncode == 0, done.stderr
+    assert "三伝" in done.stdout  # the text chart is still printed
+    with Image.open(target) as picture:
+        assert picture.format == "PNG" and picture.width >= 800
+
+
+def test_png_to_stdout_is_only_the_picture() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "texts.cli", "cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--png", "-"],
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stdout[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_into_a_missing_folder_is_one_line() -> None:
+    done = run("cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--png", "/no/such/folder/x.png")
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1 and "/no/such/folder" in done.stderr

@@ -1,4 +1,4 @@
-"""The casting rules of RULES.md §3–§5 and §8, checked over all 720 (day × plate) charts.
+"""The casting rules of docs/rules.md §3–§5 and §8, checked over all 720 (day × plate) charts.
 
 Each method's defining condition is restated here in plain code, independently of
 engine/transmissions.py, so a wrong branch of the engine shows up as a disagreement.
@@ -12,15 +12,31 @@ import pytest
 
 from engine import School, cast_classical
 from engine.chart import Chart
-from engine.generals import GENERALS
-from engine.school import DEFAULT_SCHOOL
+from engine.generals import NOBLE_TABLES, place_generals
+from engine.plate import PLATES, Plate
+from engine.school import DEFAULT_SCHOOL, NobleTable
 from engine.symbols import BRANCHES, PILLARS, STEMS, Branch, Pillar, Stem
-from engine.transmissions import METHODS
+from engine.transmissions import shehai_depth
 
 ELEMENT = dict(zip("甲乙丙丁戊己庚辛壬癸", "木木火火土土金金水水", strict=True))
 ELEMENT |= dict(zip("子丑寅卯辰巳午未申酉戌亥", "水土木木土火火土金金土水", strict=True))
 KE = {("木", "土"), ("土", "水"), ("水", "火"), ("火", "金"), ("金", "木")}  # (a, b): a 剋 b
 LODGE = dict(zip("甲乙丙丁戊己庚辛壬癸", "寅辰巳未巳未申戌亥丑", strict=True))  # ¶39
+
+
+# docs/rules.md §4 and §7: every method a chart can be decided by.
+METHOD_NAMES = frozenset((
+    "重審", "元首", "知一", "見機", "察微", "綴瑕", "渉害", "蒿矢",
+    "弾射", "昴星", "別責", "八専", "自任", "自信", "無依",
+))  # fmt: skip
+# docs/rules.md §5: the twelve generals in their order from 貴人.
+GENERAL_ORDER = ("貴人", "騰蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
+NOBLE_TABLE_NAMES: list[NobleTable] = ["甲牛", "甲羊"]
+
+
+def name(value: object) -> str:
+    """An engine value as the text a reader sees ("" for none): works for str and enum values alike."""
+    return "" if value is None else str(value)
 
 
 def ke(a: object, b: object) -> bool:
@@ -35,7 +51,7 @@ def all_charts(school: School = DEFAULT_SCHOOL, hour: Branch = Branch.子) -> li
 CHARTS = all_charts()
 SCHOOLS = [
     School(fuyin_repeat_clash=f, shehai_depth_first=s, noble_table=n)
-    for f, s, n in itertools.product((False, True), (False, True), ("甲牛", "甲羊"))
+    for f, s, n in itertools.product((False, True), (False, True), NOBLE_TABLE_NAMES)
 ]
 
 
@@ -44,7 +60,7 @@ def up(chart: Chart, b: Branch) -> Branch:
 
 
 def lessons_of(chart: Chart) -> list[tuple[str, str]]:
-    """(upper, lower) of the four lessons, recomputed from RULES §3."""
+    """(upper, lower) of the four lessons, recomputed from docs/rules.md §3."""
     stem, branch = str(chart.day.stem), chart.day.branch
     u1 = up(chart, Branch[LODGE[stem]])
     u3 = up(chart, branch)
@@ -88,7 +104,7 @@ def remote_candidates(chart: Chart) -> tuple[str, list[str]]:
     return "弾射", [u for u in uppers if ke(stem, u)]
 
 
-# ---- RULES §8 -------------------------------------------------------------------------------
+# ---- docs/rules.md §8 -------------------------------------------------------------------------------
 
 
 def test_seed_example_plate() -> None:
@@ -110,20 +126,20 @@ def test_fanyin_without_overcoming_exactly_on_six_days() -> None:
     assert days == {"丁丑", "己丑", "辛丑", "丁未", "己未", "辛未"}
     for c in CHARTS:
         if c.plate.offset == 6:
-            assert (c.transmissions.method == "無依") == (str(c.day) in days)
+            assert (name(c.transmissions.method) == "無依") == (str(c.day) in days)
 
 
 @pytest.mark.parametrize("school", SCHOOLS, ids=str)
 def test_every_chart_is_decided(school: School) -> None:
     for c in all_charts(school):
         t = c.transmissions
-        assert t.method in METHODS
+        assert name(t.method) in METHOD_NAMES
         assert len(t.branches) == 3 and all(isinstance(b, Branch) for b in t.branches)
         assert t.trace and t.trace[-1]
-        assert {s.general for s in c.steps} <= set(GENERALS)
+        assert {str(s.general) for s in c.steps} <= set(GENERAL_ORDER)
 
 
-# ---- RULES §3: lessons ----------------------------------------------------------------------
+# ---- docs/rules.md §3: lessons ----------------------------------------------------------------------
 
 
 def test_lessons_follow_rules() -> None:
@@ -132,16 +148,16 @@ def test_lessons_follow_rules() -> None:
         for lesson, (u, lo) in zip(c.lessons, expected, strict=True):
             assert (str(lesson.upper), str(lesson.lower)) == (u, lo)
             rel = "剋" if ke(u, lo) else "賊" if ke(lo, u) else ""
-            assert lesson.relation == rel
+            assert name(lesson.relation) == rel
         assert isinstance(c.lessons[0].lower, Stem)
 
 
-# ---- RULES §4: each method's defining condition --------------------------------------------
+# ---- docs/rules.md §4: each method's defining condition --------------------------------------------
 
 
 def test_frames_match_offsets_and_days() -> None:
     for c in CHARTS:
-        frame = c.transmissions.frame
+        frame = name(c.transmissions.frame)
         assert (frame == "伏吟") == (c.plate.offset == 0)
         if c.plate.offset == 6:
             assert frame == "反吟"
@@ -152,7 +168,8 @@ def test_frames_match_offsets_and_days() -> None:
 def test_zeike_methods_satisfy_their_conditions() -> None:
     for c in CHARTS:
         t = c.transmissions
-        if t.frame == "伏吟" or t.method in ("無依", "八専", "蒿矢", "弾射", "昴星", "別責"):
+        method = name(t.method)
+        if name(t.frame) == "伏吟" or method in ("無依", "八専", "蒿矢", "弾射", "昴星", "別責"):
             continue
         assert any_ke(c), c.day
         rebels = uppers_with(c, "賊")
@@ -161,22 +178,22 @@ def test_zeike_methods_satisfy_their_conditions() -> None:
         assert ini in cands
         assert [str(x) for x in t.candidates] == cands
         alike = [x for x in cands if yang(x) == c.day.stem.is_yang]
-        if t.method == "重審":
+        if method == "重審":
             assert len(rebels) == 1
-        elif t.method == "元首":
+        elif method == "元首":
             assert not rebels and len(cands) == 1
-        elif t.method == "知一":
+        elif method == "知一":
             assert len(cands) > 1 and alike == [ini]
         else:
-            assert t.method in ("見機", "察微", "綴瑕"), t.method
+            assert method in ("見機", "察微", "綴瑕"), method
             assert len(cands) > 1 and len(alike) != 1
             pool = alike or cands
             ground = {x: str(c.plate.down(Branch[x])) for x in pool}
             meng = [x for x in pool if ground[x] in "寅申巳亥"]
             zhong = [x for x in pool if ground[x] in "子午卯酉"]
-            if t.method == "見機":
+            if method == "見機":
                 assert meng == [ini]
-            elif t.method == "察微":
+            elif method == "察微":
                 assert not meng and zhong == [ini]
             else:
                 tied = meng if meng else zhong if zhong else pool
@@ -191,12 +208,12 @@ def test_remote_methods() -> None:
     seen = set()
     for c in CHARTS:
         t = c.transmissions
-        if t.method not in ("蒿矢", "弾射"):
+        if name(t.method) not in ("蒿矢", "弾射"):
             continue
-        seen.add(t.method)
+        seen.add(name(t.method))
         assert c.plate.offset not in (0, 6) and not is_bazhuan(c.day) and not any_ke(c)
         method, picked = remote_candidates(c)
-        assert t.method == method and str(t.initial) in picked
+        assert name(t.method) == method and str(t.initial) in picked
         if len(picked) > 1:
             alike = [x for x in picked if yang(x) == c.day.stem.is_yang]
             if len(alike) == 1:
@@ -209,18 +226,19 @@ def test_no_overcoming_methods() -> None:
     counts = {"昴星": 0, "別責": 0, "八専": 0}
     for c in CHARTS:
         t = c.transmissions
-        if t.method not in counts:
+        method = name(t.method)
+        if method not in counts:
             continue
-        counts[t.method] += 1
+        counts[method] += 1
         assert not any_ke(c) and c.plate.offset not in (0, 6)
         s1, s3 = c.lessons[0].upper, c.lessons[2].upper
-        if t.method == "八専":
+        if method == "八専":
             assert is_bazhuan(c.day)
             start = s1 + 2 if c.day.stem.is_yang else c.lessons[3].upper - 2
             assert t.branches == (start, s1, s1)
             continue
         assert not is_bazhuan(c.day) and not remote_candidates(c)[1]
-        if t.method == "昴星":
+        if method == "昴星":
             assert not incomplete(c)
             if c.day.stem.is_yang:
                 assert t.branches == (up(c, Branch.酉), s3, s1)
@@ -249,7 +267,7 @@ def test_fuyin(repeat_clash: bool) -> None:
         c = cast_classical(day, "子", "子", school=school)
         t = c.transmissions
         s1, s3 = str(c.lessons[0].upper), str(c.lessons[2].upper)
-        assert t.method == ("自任" if day.stem.is_yang else "自信")
+        assert name(t.method) == ("自任" if day.stem.is_yang else "自信")
         has_ke = str(day.stem) in "乙癸"
         ini = s1 if (day.stem.is_yang or has_ke) else s3
         assert str(t.initial) == ini
@@ -265,7 +283,7 @@ def test_fuyin(repeat_clash: bool) -> None:
 
 
 def test_fuyin_school_option_ding_mao() -> None:
-    """RULES §4.1: 丁卯 伏吟 is 卯子卯 by default, 卯子午 in the other school."""
+    """docs/rules.md §4.1: 丁卯 伏吟 is 卯子卯 by default, 卯子午 in the other school."""
     assert "".join(map(str, cast_classical("丁卯", "子", "子").transmissions.branches)) == "卯子卯"
     other = cast_classical("丁卯", "子", "子", school=School(fuyin_repeat_clash=True))
     assert "".join(map(str, other.transmissions.branches)) == "卯子午"
@@ -274,7 +292,7 @@ def test_fuyin_school_option_ding_mao() -> None:
 def test_no_reliance_transmissions() -> None:
     horse = {"丑": "亥", "未": "巳"}  # ¶79 note
     for c in CHARTS:
-        if c.transmissions.method == "無依":
+        if name(c.transmissions.method) == "無依":
             t = c.transmissions
             assert str(t.initial) == horse[str(c.day.branch)]
             assert (t.middle, t.final) == (c.lessons[2].upper, c.lessons[0].upper)
@@ -284,35 +302,132 @@ def test_shehai_depth_option_only_changes_shehai_charts() -> None:
     depth = all_charts(School(shehai_depth_first=True))
     changed = 0
     for a, b in zip(CHARTS, depth, strict=True):
-        if a.transmissions.method in ("見機", "察微", "綴瑕") or b.transmissions.method == "渉害":
+        if name(a.transmissions.method) in ("見機", "察微", "綴瑕") or name(b.transmissions.method) == "渉害":
             changed += a.transmissions.branches != b.transmissions.branches
         else:
             assert a.transmissions == b.transmissions
     assert changed > 0  # the option does something
 
 
-# ---- RULES §5: generals ---------------------------------------------------------------------
+# ---- docs/rules.md §4.4: the classical 渉害 depth (school option shehai_depth_first) ----------------
 
-NOBLE = {  # 甲牛: (晝, 夜)
-    "甲": "丑未", "戊": "丑未", "庚": "丑未", "乙": "子申", "己": "子申",
-    "丙": "亥酉", "丁": "亥酉", "辛": "午寅", "壬": "巳卯", "癸": "巳卯",
-}
+ORDER = "子丑寅卯辰巳午未申酉戌亥"
+LODGED_ON = {b: [s for s, home in LODGE.items() if home == b] for b in ORDER}  # 寄宮 by branch
 
 
+def depth_from_rules(offset: int, candidate: str) -> int:
+    """docs/rules.md §4.4: walk the 地盤 from the candidate's position (the branch under it) forward to its
+    own branch, exclusive, counting each branch, and each stem lodged there, whose element 剋 it."""
+    home = ORDER.index(candidate)
+    place = (home - offset) % 12
+    count = 0
+    while place != home:
+        count += ke(ORDER[place], candidate)
+        count += sum(ke(stem, candidate) for stem in LODGED_ON[ORDER[place]])
+        place = (place + 1) % 12
+    return count
+
+
+def test_shehai_depth_worked_examples() -> None:
+    # 亥 (水) over 地盤 未 (k = 4): walk 未 申 酉 戌. 土 剋 水: 未, 戌, and 己 lodged on 未
+    # (丁 also lodges there but is 火; 庚 on 申 and 辛 on 戌 are 金) → 3.
+    assert shehai_depth(Plate(4), Branch.亥) == 3
+    # 申 (金) over 地盤 寅 (k = 6): walk 寅 卯 辰 巳 午 未. 火 剋 金: 巳, 午, and the lodged
+    # 丙 (on 巳) and 丁 (on 未); 甲 乙 戊 己 lodged on the way are not 火 → 4.
+    assert shehai_depth(Plate(6), Branch.申) == 4
+    # 子 (水) over 地盤 申 (k = 4): 申 酉 戌 亥 → 戌 (土) and nothing lodged that is 土 → 1.
+    assert shehai_depth(Plate(4), Branch.子) == 1
+    # 伏吟: every branch is home, nothing to walk.
+    assert all(shehai_depth(Plate(0), b) == 0 for b in BRANCHES)
+
+
+def test_shehai_depth_entry_by_entry() -> None:
+    """All 12 plates × 12 candidates against the count restated from docs/rules.md."""
+    for plate in PLATES:
+        for candidate in BRANCHES:
+            assert shehai_depth(plate, candidate) == depth_from_rules(plate.offset, str(candidate)), (
+                plate.offset,
+                str(candidate),
+            )
+
+
+def test_shehai_depth_first_takes_the_deepest_candidate() -> None:
+    """Under the option, a 賊剋 step settled by 渉害 takes the deepest of the pool (docs/rules.md §4.4)."""
+    decided_by_depth = 0
+    for c in all_charts(School(shehai_depth_first=True)):
+        if c.plate.offset == 0 or not any_ke(c):
+            continue  # 伏吟 has its own rule; without 剋 there is no 賊剋 step
+        cands = uppers_with(c, "賊") or uppers_with(c, "剋")
+        alike = [x for x in cands if yang(x) == c.day.stem.is_yang]
+        if len(cands) < 2 or len(alike) == 1:
+            continue  # 重審/元首/知一: no 渉害
+        pool = alike or cands
+        depths = {x: depth_from_rules(c.plate.offset, x) for x in pool}
+        deepest = [x for x in pool if depths[x] == max(depths.values())]
+        assert str(c.transmissions.initial) in deepest, (str(c.day), c.plate.offset, depths)
+        if len(deepest) == 1:
+            assert name(c.transmissions.method) == "渉害", (str(c.day), c.plate.offset)
+            decided_by_depth += 1
+    assert decided_by_depth > 0
+
+
+# ---- docs/rules.md §5: generals ---------------------------------------------------------------------
+
+# 貴人 by day stem as (晝, 夜), written out from docs/rules.md §5's own wording, stem by stem:
+# 甲牛 "甲戊庚 丑/未, 乙己 子/申, 丙丁 亥/酉, 辛 午/寅, 壬癸 巳/卯";
+# 甲羊 "甲 未/丑, 乙 申/子, 丙 酉/亥, 丁 亥/酉, 戊庚 丑/未, 己 子/申, 辛 寅/午, 壬 卯/巳, 癸 巳/卯".
+NOBLE_FROM_RULES: dict[str, dict[str, tuple[str, str]]] = {
+    "甲牛": {
+        "甲": ("丑", "未"), "戊": ("丑", "未"), "庚": ("丑", "未"), "乙": ("子", "申"), "己": ("子", "申"),
+        "丙": ("亥", "酉"), "丁": ("亥", "酉"), "辛": ("午", "寅"), "壬": ("巳", "卯"), "癸": ("巳", "卯"),
+    },
+    "甲羊": {
+        "甲": ("未", "丑"), "乙": ("申", "子"), "丙": ("酉", "亥"), "丁": ("亥", "酉"), "戊": ("丑", "未"),
+        "庚": ("丑", "未"), "己": ("子", "申"), "辛": ("寅", "午"), "壬": ("卯", "巳"), "癸": ("巳", "卯"),
+    },
+}  # fmt: skip
+DAY_HOURS = "卯辰巳午未申"  # 晝 = hours 卯–申, 夜 = 酉–寅
+
+
+@pytest.mark.parametrize("table", NOBLE_TABLE_NAMES)
+def test_noble_table_entry_by_entry(table: NobleTable) -> None:
+    """Each of the 10 stems × (晝, 夜) entries, in the table and as place_generals seats it."""
+    expected = NOBLE_FROM_RULES[table]
+    assert sorted(expected) == sorted("甲乙丙丁戊己庚辛壬癸")
+    assert {str(s): (str(NOBLE_TABLES[table][s][0]), str(NOBLE_TABLES[table][s][1])) for s in STEMS} == expected
+    for stem in STEMS:
+        for hour in BRANCHES:
+            daytime = str(hour) in DAY_HOURS
+            want = expected[str(stem)][0 if daytime else 1]
+            for plate in PLATES:
+                g = place_generals(stem, hour, plate, table)
+                assert (str(g.noble), g.daytime) == (want, daytime), (table, str(stem), str(hour), plate.offset)
+                assert str(g.on(g.noble)) == "貴人"
+                assert g.noble_ground == plate.down(g.noble)
+
+
+def test_the_two_noble_tables_differ_where_rules_says() -> None:
+    """The two tables agree on 丁 戊 己 庚 癸 and differ on 甲 乙 丙 辛 壬, as docs/rules.md §5 lists them."""
+    same = {s for s in "甲乙丙丁戊己庚辛壬癸" if NOBLE_TABLES["甲牛"][Stem[s]] == NOBLE_TABLES["甲羊"][Stem[s]]}
+    assert same == {s for s in "甲乙丙丁戊己庚辛壬癸" if NOBLE_FROM_RULES["甲牛"][s] == NOBLE_FROM_RULES["甲羊"][s]}
+    assert same == {"丁", "戊", "己", "庚", "癸"}
+
+
+@pytest.mark.parametrize("table", NOBLE_TABLE_NAMES)
 @pytest.mark.parametrize("hour", list(BRANCHES), ids=str)
-def test_generals(hour: Branch) -> None:
-    daytime = Branch.卯 <= hour <= Branch.申
-    for c in all_charts(hour=hour):
+def test_generals(hour: Branch, table: NobleTable) -> None:
+    daytime = str(hour) in DAY_HOURS
+    for c in all_charts(School(noble_table=table), hour=hour):
         g = c.generals
-        assert str(g.noble) == NOBLE[str(c.day.stem)][0 if daytime else 1]
-        assert g.on(g.noble) == "貴人"
+        assert str(g.noble) == NOBLE_FROM_RULES[table][str(c.day.stem)][0 if daytime else 1]
+        assert str(g.on(g.noble)) == "貴人"
         p = c.plate.down(g.noble)
         clockwise = str(p) in "亥子丑寅卯辰"
         assert g.clockwise == clockwise
-        for i, name in enumerate(GENERALS):
+        for i, general in enumerate(GENERAL_ORDER):
             ground = BRANCHES[(p + (i if clockwise else -i)) % 12]
-            assert g.over(ground) == name
-            assert g.on(up(c, ground)) == name
+            assert str(g.over(ground)) == general
+            assert str(g.on(up(c, ground))) == general
 
 
 def test_steps_carry_general_hidden_stem_kin_and_void() -> None:

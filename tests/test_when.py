@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.when import ACCEPTED_FORMS, WhenError, parse_when, zone_named
+from texts.when import ACCEPTED_FORMS, WhenError, parse_when, zone_named
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 # 2026-03-01 03:00 UTC is 12:00 on 1 March in Tokyo but still 28 February in New York.
@@ -123,3 +123,26 @@ def test_unknown_zone_is_a_when_error() -> None:
 def test_naive_now_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="aware"):
         parse_when("now", "Asia/Tokyo", datetime(2026, 1, 1))
+
+
+def test_a_zone_abbreviation_must_agree_with_the_zone() -> None:
+    """``14:00 JST`` with tz America/New_York used to cast 14:00 New York: now a clear error (issue 15, item 7)."""
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    assert parse_when("2026-11-29 14:00 JST", "Asia/Tokyo", now).isoformat() == "2026-11-29T14:00:00+09:00"
+    assert parse_when("2026-11-29 14:00 EST", "America/New_York", now).utcoffset() == timedelta(hours=-5)
+    with pytest.raises(WhenError) as refused:
+        parse_when("2026-11-29 14:00 JST", "America/New_York", now)
+    assert refused.value.reason == "abbreviation" and "JST" in str(refused.value)
+    with pytest.raises(WhenError, match="EDT"):  # New York keeps EST in November
+        parse_when("2026-11-29 14:00 EDT", "America/New_York", now)
+    # An offset or UTC is an instant, not an abbreviation to check.
+    assert parse_when("2026-11-29 14:00 UTC", "Asia/Tokyo", now).isoformat() == "2026-11-29T23:00:00+09:00"
+
+
+@pytest.mark.parametrize("locale", ["ja", "en-US", "zh-TW", "zh-CN"])
+def test_every_reason_has_a_reply_in_every_language(locale: str) -> None:
+    from bot.commands import when_error_text
+
+    for reason in ("unreadable", "no_time", "range", "abbreviation"):
+        reply = when_error_text(WhenError("x" * 500, reason, "detail"), locale)
+        assert reply and "x" * 100 not in reply  # the input is echoed clipped
