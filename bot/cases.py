@@ -7,7 +7,6 @@ in bot.casebook, bot.profile and bot.settings.
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import json
@@ -18,6 +17,7 @@ from typing import Any, Literal
 import discord
 
 import engine
+from bot.worker import off_loop
 from engine import Chart
 from engine.calendar import zone as calendar_zone
 from engine.facts import Facts, facts
@@ -133,7 +133,7 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None) -> tupl
 
 async def picture_for(chart: Chart, lang: Lang, theme: str = "dark") -> Picture:
     chosen: Theme = "light" if theme == "light" else "dark"
-    return await asyncio.to_thread(draw, chart, theme=chosen, lang=lang)
+    return await off_loop(draw, chart, theme=chosen, lang=lang)
 
 
 def wants_image(option: bool | None, options: GuildOptions) -> bool:

@@ -7,7 +7,6 @@ single handler in bot.app); anything else is logged with its traceback there.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from datetime import UTC
@@ -32,6 +31,7 @@ from .embeds import build_lookup_embeds, group_messages
 from .i18n import language_of, ls, text
 from .options import AUTOCOMPLETE_MAX, HOUR_CHOICES, YUEJIANG_CHOICES, PillarOption, ZoneOption
 from .store_casebook import NewCase, Profile, school_from_json, school_json
+from .worker import off_loop
 
 
 def when_error_text(error: WhenError, locale: discord.Locale | str) -> str:
@@ -73,7 +73,7 @@ async def send_embeds(interaction: discord.Interaction[Any], embeds: list[discor
 async def chart_picture(chart: engine.Chart, locale: discord.Locale, theme: str) -> Picture:
     """The chart drawn for the reader (off the event loop: a new chart takes a few milliseconds)."""
     chosen: Theme = "light" if theme == "light" else "dark"
-    return await asyncio.to_thread(draw, chart, theme=chosen, lang=language_of(locale))
+    return await off_loop(draw, chart, theme=chosen, lang=language_of(locale))
 
 
 THEME_CHOICES = [app_commands.Choice(name="dark", value="dark"), app_commands.Choice(name="light", value="light")]

@@ -35,6 +35,7 @@ from bot.i18n import language_of, text
 from bot.schedule import BadRow, Plan, next_post, nonce, parse_zone, plan_of
 from bot.store import Claimed, ScheduleRow, Shards, Store, epoch
 from bot.store_casebook import school_from_json
+from bot.worker import off_loop
 from engine import cast
 from engine.school import DEFAULT_SCHOOL, School
 from texts.picture import Picture, draw
@@ -349,7 +350,7 @@ class Delivery:
         """The post with the server's settings (/settings): school, reply language, picture."""
         options = await self.store.guild_options(plan.guild_id)
         locale = options.language or plan.locale
-        return await asyncio.to_thread(compose, at, plan.zone_name, locale, options.image is not False,
+        return await off_loop(compose, at, plan.zone_name, locale, options.image is not False,
                                        school_from_json(options.school))
 
     async def _post(self, claimed: Claimed, plan: Plan, day: date, at: datetime, state: _Attempt) -> Outcome:

@@ -180,7 +180,7 @@ EXCLUDED_MARK = "⊘ "
 
 
 _FIELDS: OrderedDict[tuple[object, ...], tuple[Piece, ...]] = OrderedDict()
-_FIELDS_SIZE = 1024  # readings' fields kept per language; each is a few kB of text
+_FIELDS_SIZE = 256  # readings' fields kept per language; each is a few kB of text
 
 
 def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
@@ -280,7 +280,7 @@ def build_embeds(
 
 
 _CHART_PIECES: dict[tuple[object, ...], tuple[Piece, ...]] = {}
-_CHART_PIECES_SIZE = 4096
+_CHART_PIECES_SIZE = 1024
 
 
 def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:

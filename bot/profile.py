@@ -13,6 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.terms import FIRST_YEAR, LAST_YEAR
+
 from .app import LiurenBot, ReplyError
 from .buttons import wipe_view
 from .cases import echo, reader_lang
@@ -22,7 +24,7 @@ from .store_casebook import Profile
 
 __all__ = ["BIRTH_YEARS", "Profiles", "setup"]
 
-BIRTH_YEARS = (1900, 2100)
+BIRTH_YEARS = (FIRST_YEAR, LAST_YEAR)  # the years the calendar serves
 SEXES = ("男", "女")
 SEX_CHOICES = [app_commands.Choice(name="男 (male)", value="男"), app_commands.Choice(name="女 (female)", value="女")]
 COUNT_MAX = 100_000
@@ -49,7 +51,10 @@ class Profiles(commands.Cog):
                            zone=ls("profile.zone.description"))
     @app_commands.choices(sex=SEX_CHOICES)
     async def set_profile(
-        self, interaction: discord.Interaction[Any], birth_year: app_commands.Range[int, 1900, 2100], sex: str,
+        self,
+        interaction: discord.Interaction[Any],
+        birth_year: app_commands.Range[int, FIRST_YEAR, LAST_YEAR],
+        sex: str,
         zone: app_commands.Transform[str, ZoneOption] | None = None,
     ) -> None:
         lang = await reader_lang(self.bot, interaction)

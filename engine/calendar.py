@@ -16,6 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from .solar_terms import FIRST_YEAR, INSTANTS, LAST_YEAR
 from .symbols import BRANCHES, PILLARS, Branch, Pillar
+from .terms import FIRST_YEAR as CALENDAR_FIRST_YEAR
+from .terms import LAST_YEAR as CALENDAR_LAST_YEAR
 
 __all__ = [
     "FIRST_DATE",
@@ -30,8 +32,8 @@ __all__ = [
     "zone_names",
 ]
 
-FIRST_DATE = date(1900, 1, 1)
-LAST_DATE = date(2100, 12, 31)
+FIRST_DATE = date(CALENDAR_FIRST_YEAR, 1, 1)
+LAST_DATE = date(CALENDAR_LAST_YEAR, 12, 31)
 
 
 class CalendarError(ValueError):

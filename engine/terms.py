@@ -252,7 +252,8 @@ HOUR_CLOCK: tuple[tuple[str, str], ...] = tuple(
     (f"{(2 * b - 1) % 24:02d}:00", f"{(2 * b) % 24:02d}:59") for b in BRANCHES
 )
 
-# The inclusive range of years the calendar covers (the solar-term table's span).
+# The inclusive range of years the calendar serves (the solar-term table reaches a year beyond each end,
+# so that the terms around 1 January 1900 and 31 December 2100 are known).
 FIRST_YEAR = 1900
 LAST_YEAR = 2100
 

@@ -476,3 +476,15 @@ async def test_a_raw_overlong_option_still_gets_a_short_answer(
     assert callback.ephemeral and len(callback.data["content"]) <= 2000
     assert "x" * 100 not in callback.data["content"]
     no_400s(standin)
+
+
+@pytest.mark.parametrize("locale", ["fr", "de", "ko", "pt-BR"])
+async def test_a_client_in_another_language_reads_english(standin: DiscordStandIn, start_bot: StartBot,
+                                                          locale: str) -> None:
+    """Issue 15, item 2: a fr/de/ko/pt-BR client used to get an all-Japanese reply."""
+    await start_bot(clock=clock)
+    callback = await standin.slash("chart", {"day": "甲子", "yuejiang": "亥", "hour": "午", "image": False},
+                                   locale=locale)
+    fields = callback.embeds[0]["fields"]
+    assert fields[0]["name"] == i18n.text("embed.lessons", "en")
+    assert i18n.text("embed.source", "en") in callback.embeds[0]["footer"]["text"]

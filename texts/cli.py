@@ -27,7 +27,7 @@ from engine.facts import Facts, facts
 from engine.schema import to_dict
 from engine.school import School
 from engine.symbols import PILLARS, parse_branch
-from engine.terms import Sex
+from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
 
 from .explain import explain
 from .present import notes, original, render_reading, role_label, translation
@@ -134,8 +134,8 @@ def _birth_year(text: str) -> int:
         year = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a year: give e.g. 1990") from None
-    if not 1900 <= year <= 2100:
-        raise argparse.ArgumentTypeError(f"{year} is outside 1900–2100")
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise argparse.ArgumentTypeError(f"{year} is outside {FIRST_YEAR}–{LAST_YEAR}")
     return year
 
 

@@ -46,7 +46,7 @@ from texts.words import LANGS, Lang
 Theme = Literal["dark", "light"]
 THEMES_ALL: tuple[Theme, ...] = ("dark", "light")
 SCALE = 2
-CACHE_SIZE = 64  # finished PNGs kept (≈ 95 KB each); the glyph cache is bounded separately
+CACHE_SIZE = 16  # finished PNGs kept (≈ 95 KB each: the charts of the last few minutes); glyphs are cached apart
 
 RGB = tuple[int, int, int]
 

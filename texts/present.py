@@ -30,7 +30,7 @@ def shows_translation(lang: Lang) -> bool:
     return lang in ("ja", "en")
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def say(item: Said, lang: Lang) -> str:
     """One note or reason of a reading as a sentence in ``lang`` (notes are values: each is written once)."""
     if isinstance(item, Why):

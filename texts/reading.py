@@ -202,7 +202,7 @@ class _Builder:
 
 
 _CACHE: OrderedDict[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = OrderedDict()
-_CACHE_SIZE = 2048  # readings kept; a chart's reading depends only on its classical inputs and facts
+_CACHE_SIZE = 512  # readings kept (a day of casts in a few zones); each depends only on its inputs and facts
 
 
 def read(chart: Chart, known: Facts | None = None, *, texts: Corpus | None = None) -> Reading:
