@@ -197,3 +197,9 @@ def test_png_to_stdout_is_only_the_picture() -> None:
 def test_png_into_a_missing_folder_is_one_line() -> None:
     done = run("cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--png", "/no/such/folder/x.png")
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1 and "/no/such/folder" in done.stderr
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    command = f"'{sys.executable}' -m texts.cli cast --day 甲子 --yuejiang 亥 --hour 午 --reading | head -1"
+    done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("甲子日") and "error" not in done.stderr

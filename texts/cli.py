@@ -296,6 +296,8 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, LookupError) as error:  # CastError, CalendarError, unknown terms: each says what is accepted
         print(f"liuren: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # `| head` closed the pipe: guarded() ends quietly
     except OSError as error:  # --png into a folder that does not exist, a read-only file …
         print(f"liuren: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
