@@ -23,12 +23,13 @@ from texts.explain import term
 from texts.quiz import Level
 from texts.words import text as words_text
 
-from .app import LiurenBot, ReplyError
+from .app import LiurenBot, ReplyError, permission_names
 from .daily import clip, guild_of
 from .i18n import Lang, language_of, ls, text
 from .quiz_buttons import QuizChoice
 from .quiz_service import EmptyRound
 from .store import QuizScore, QuizTopicScore, epoch
+from .store_casebook import school_from_json
 
 __all__ = ["LEVEL_CHOICES", "Quiz", "setup"]
 
@@ -109,8 +110,9 @@ class Quiz(commands.Cog):
             raise ReplyError(text("quiz.running", lang))
         try:
             chosen = Level(level)
+            options = await self.bot.store.guild_options(guild.id)  # the server's school casts the quiz too
             row = await service.begin(guild.id, channel_id, interaction.user.id, interaction.locale.value, chosen,
-                                      questions, seconds)
+                                      questions, seconds, school=school_from_json(options.school))
         except (ValueError, EmptyRound):
             raise ReplyError(text("quiz.empty", lang)) from None
         if row is None:  # another start won the race
@@ -121,7 +123,8 @@ class Quiz(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if not await service.post_question(row):
-            await interaction.followup.send(text("error.bot_permission", lang, detail="send messages"), ephemeral=True)
+            await interaction.followup.send(
+                text("error.bot_permission", lang, detail=permission_names(("send_messages",), lang)), ephemeral=True)
 
     @quiz.command(name="stop", description=ls("quiz.stop.description"))
     async def quiz_stop(self, interaction: discord.Interaction[Any]) -> None:
