@@ -203,3 +203,17 @@ def test_a_closed_pipe_is_not_an_error() -> None:
     command = f"'{sys.executable}' -m texts.cli cast --day 甲子 --yuejiang 亥 --hour 午 --reading | head -1"
     done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120)
     assert done.stdout.startswith("甲子日") and "error" not in done.stderr
+
+
+def test_find_writes_the_chart_name_in_the_readers_script(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["find", "八専", "--lang", "zh-TW"]) == 0
+    *charts, count = capsys.readouterr().out.strip().splitlines()
+    assert charts and all("八專" in line and "・" not in line and "専" not in line for line in charts)
+    assert count.startswith("八専")  # the term as the user typed it
+
+
+def test_english_transmission_rows_line_up(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--lang", "en"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line for line in out if line.split(" ")[0] in ("initial", "middle", "final")]
+    assert len(rows) == 3 and len({row.index("  ", len("initial")) for row in rows}) == 1

@@ -16,6 +16,7 @@ from engine.symbols import PILLARS, Branch
 from engine.terms import Method, PatternName
 
 from .corpus import corpus
+from .explain import chart_name
 from .reading import read
 from .words import Lang, text
 
@@ -61,6 +62,6 @@ def find_charts(term: str, school: School, lang: Lang) -> list[str]:
         if hit:
             lines.append(text("cli.find_line", lang, day=chart.day, yuejiang=chart.yuejiang, hour=chart.hour,
                               time=text("render.day" if chart.generals.daytime else "render.night", lang),
-                              name=chart.transmissions.name))
+                              name=chart_name(chart.transmissions, lang)))
     lines.append(text("cli.find_count", lang, term=term.strip(), count=len(lines)))
     return lines

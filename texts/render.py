@@ -98,13 +98,15 @@ def lessons(chart: Chart, lang: Lang) -> str:
 
 def transmissions(chart: Chart, known: Facts, lang: Lang) -> str:
     """三伝 with 遁干, 天将, 六親, 旺相休囚死 (when the month is known) and the 空亡 mark."""
+    width = max(len(show(step.position, lang)) for step in chart.steps)  # "initial"/"middle" differ in English
     rows = []
     for step, fact in zip(chart.steps, known.steps, strict=True):
         stem = str(step.hidden_stem) if step.hidden_stem is not None else _SPACE
         vigour = f"  {show(fact.vigour, lang)}" if fact.vigour is not None else ""
         mark = f" {text('render.void_mark', lang)}" if step.void else ""
         rows.append(
-            f"{show(step.position, lang)}  {stem}{step.branch}  {show(step.general, lang)}  {show(step.kin, lang)}"
+            f"{show(step.position, lang).ljust(width)}  {stem}{step.branch}  "
+            f"{show(step.general, lang)}  {show(step.kin, lang)}"
             f"{vigour}  ({text('render.ground', lang, branch=step.ground)}){mark}"
         )
     return "\n".join(rows)
