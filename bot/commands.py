@@ -21,7 +21,7 @@ from engine.calendar import zone as calendar_zone
 from engine.symbols import Pillar, parse_branch
 from engine.terms import FIRST_YEAR, LAST_YEAR
 from texts import corpus
-from texts.picture import Picture, Theme, draw
+from texts.picture import Picture
 from texts.when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
 
 from .app import LiurenBot, ReplyError
@@ -31,7 +31,6 @@ from .embeds import build_lookup_embeds, group_messages
 from .i18n import language_of, ls, text
 from .options import AUTOCOMPLETE_MAX, HOUR_CHOICES, YUEJIANG_CHOICES, PillarOption, ZoneOption
 from .store_casebook import NewCase, Profile, school_from_json, school_json
-from .worker import off_loop
 
 
 def when_error_text(error: WhenError, locale: discord.Locale | str) -> str:
@@ -68,12 +67,6 @@ async def send_embeds(interaction: discord.Interaction[Any], embeds: list[discor
                         refused.status, refused.code)
             await interaction.followup.send(text("error.followup", language_of(interaction.locale)), ephemeral=True)
             return
-
-
-async def chart_picture(chart: engine.Chart, locale: discord.Locale, theme: str) -> Picture:
-    """The chart drawn for the reader (off the event loop: a new chart takes a few milliseconds)."""
-    chosen: Theme = "light" if theme == "light" else "dark"
-    return await off_loop(draw, chart, theme=chosen, lang=language_of(locale))
 
 
 THEME_CHOICES = [app_commands.Choice(name="dark", value="dark"), app_commands.Choice(name="light", value="light")]

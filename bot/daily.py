@@ -14,19 +14,16 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.app import LiurenBot, ReplyError, permission_names
+from bot.app import MESSAGE_MAX, LiurenBot, ReplyError, permission_names
+from bot.embeds import clip
 from bot.i18n import Lang, language_of, ls, text
 from bot.schedule import BadRow, Plan, next_post, parse_time, parse_zone, plan_of, zone_suggestions
 from bot.store import ScheduleRow, epoch
 
-__all__ = ["NEEDED", "ChannelOption", "Daily", "clip", "guild_of", "setup", "zone_choices"]
+__all__ = ["NEEDED", "ChannelOption", "Daily", "guild_of", "setup", "zone_choices"]
 
 # The permissions the bot needs in a target channel; checked by /daily set.
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")  # the post carries the chart's picture
-
-
-def clip(message: str, limit: int = 2000) -> str:
-    return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
@@ -155,7 +152,7 @@ class Daily(commands.Cog):
         now = self.bot.delivery.now()
         for row in rows:
             lines.extend(self._show_row(row, now, lang))
-        await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True)
+        await interaction.response.send_message(clip("\n".join(lines), MESSAGE_MAX), ephemeral=True)
 
     def _show_row(self, row: ScheduleRow, now: datetime, lang: Lang) -> list[str]:
         plan = plan_of(row)
@@ -225,7 +222,7 @@ class Daily(commands.Cog):
                     line += " " + text("daily.now_disabled", lang)
             lines.append(line)
         delivery.changed()
-        await interaction.followup.send(clip("\n".join(lines)), ephemeral=True)
+        await interaction.followup.send(clip("\n".join(lines), MESSAGE_MAX), ephemeral=True)
 
 
 async def setup(bot: LiurenBot) -> None:

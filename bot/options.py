@@ -16,6 +16,7 @@ from engine.symbols import BRANCHES, PILLARS, Pillar
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
 
 from .app import ReplyError
+from .embeds import clip
 from .i18n import language_of, text
 
 AUTOCOMPLETE_MAX = 25  # Discord's cap on suggestions
@@ -35,8 +36,7 @@ HOUR_CHOICES = [
 
 def _clipped(value: str, limit: int = 40) -> str:
     """User input echoed in a reply, never longer than ``limit`` (Discord rejects long replies)."""
-    value = " ".join(value.split())
-    return value if len(value) <= limit else value[: limit - 1] + "…"
+    return clip(" ".join(value.split()), limit)
 
 
 class ZoneOption(app_commands.Transformer[Any]):

@@ -19,12 +19,13 @@ from discord.ext import commands
 
 from engine.terms import Frame, Method
 from texts import corpus
-from texts.explain import term
 from texts.quiz import Level
+from texts.words import term
 from texts.words import text as words_text
 
 from .app import LiurenBot, ReplyError, permission_names
-from .daily import clip, guild_of
+from .daily import guild_of
+from .embeds import clip
 from .i18n import Lang, language_of, ls, text
 from .quiz_buttons import QuizChoice
 from .quiz_service import EmptyRound

@@ -19,7 +19,8 @@ from discord.ext import commands
 
 from bot.app import LiurenBot, ReplyError
 from bot.cases import as_lang, reader_lang, school_summary
-from bot.daily import clip, guild_of, zone_choices
+from bot.daily import guild_of, zone_choices
+from bot.embeds import clip
 from bot.i18n import language_of, ls, text
 from bot.schedule import parse_zone
 from bot.store_casebook import school_from_json, school_json

@@ -18,7 +18,7 @@ from engine.symbols import Pillar
 from engine.terms import Relation
 from engine.transmissions import Transmissions
 
-from .words import Lang, text, words
+from .words import Lang, term, text
 
 
 def show(value: object, lang: Lang) -> str:
@@ -42,34 +42,6 @@ def _item(value: tuple[object, ...], lang: Lang) -> str:
         return text("why.lesson", lang, number=number, upper=show(upper, lang), lower=show(lower, lang), relation=words)
     branch, depth = value
     return text("why.depth", lang, branch=show(branch, lang), depth=depth)
-
-
-_TERMS: dict[Lang, dict[tuple[type[Enum], str], str]] = {}
-
-
-def term(value: Enum, lang: Lang) -> str:
-    """A domain term as ``lang`` writes it (``Position.初伝`` → 初伝 / 初傳 / 初传 / initial).
-
-    Terms without an entry (branches, stems) are their characters in every language.
-    """
-    table = _TERMS.get(lang)
-    if table is None:
-        table = _TERMS[lang] = _term_table(lang)
-    return table.get((type(value), value.name), value.name)
-
-
-def _term_table(lang: Lang) -> dict[tuple[type[Enum], str], str]:
-    """``term.<Enum>.<name>`` words of ``lang``, keyed by (enum class, member name) for a fast lookup."""
-    from engine import facts, symbols, terms
-
-    classes = {cls.__name__: cls for module in (terms, symbols, facts) for cls in vars(module).values()
-               if isinstance(cls, type) and issubclass(cls, Enum)}
-    table: dict[tuple[type[Enum], str], str] = {}
-    for key, word in words()[lang].items():
-        parts = key.split(".")
-        if len(parts) == 3 and parts[0] == "term" and parts[1] in classes:
-            table[(classes[parts[1]], parts[2])] = word
-    return table
 
 
 def chart_name(transmissions: Transmissions, lang: Lang) -> str:

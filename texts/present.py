@@ -14,7 +14,6 @@ of Japanese and English (Chinese readers read the original).
 
 from __future__ import annotations
 
-from enum import Enum
 from functools import lru_cache
 
 from engine.reasons import Why
@@ -96,8 +95,3 @@ def render_reading(reading: Reading, lang: Lang) -> str:
             lines.append(f"      {translation(unit)}")
         lines.extend(f"      ※ {s}" for s in said)
     return "\n".join(lines)
-
-
-def term_name(value: Enum, lang: Lang) -> str:
-    """A term's word in ``lang`` (re-exported for the bot and the picture)."""
-    return show(value, lang)

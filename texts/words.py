@@ -16,7 +16,7 @@ from __future__ import annotations
 import string
 import tomllib
 from collections.abc import Mapping
-from enum import IntEnum
+from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -122,22 +122,27 @@ def words() -> dict[Lang, dict[str, str]]:
     return load()
 
 
-def has(key: str) -> bool:
-    """True when ``key`` is a known word."""
-    return key in words()[DEFAULT_LANG]
-
-
 def text(key: str, lang: Lang, /, **values: object) -> str:
     """The template ``key`` in ``lang``, formatted with ``values``; ``KeyError`` for an unknown key."""
     template = words()[lang][key]
     return template.format(**values) if values else template
 
 
-def term(value: IntEnum, lang: Lang) -> str:
-    """A domain term (a member of an ``engine.terms``/``engine.symbols`` enum) as ``lang`` writes it.
+_TERMS: dict[Lang, dict[tuple[str, str], str]] = {}
+
+
+def term(value: Enum, lang: Lang) -> str:
+    """A domain term (a member of an ``engine.terms``/``engine.symbols`` enum) as ``lang`` writes it
+    (``Position.初伝`` → 初伝 / 初傳 / 初传 / initial).
 
     Terms without an entry of their own (branches, stems) are their CJK character in every language.
+    The ``term.<Enum>.<name>`` words are gathered once per language, for a lookup without formatting.
     """
-    key = f"term.{type(value).__name__}.{value.name}"
-    table = words()[lang]
-    return table.get(key, value.name)
+    table = _TERMS.get(lang)
+    if table is None:
+        table = _TERMS[lang] = {
+            (parts[1], parts[2]): word
+            for key, word in words()[lang].items()
+            if len(parts := key.split(".")) == 3 and parts[0] == "term"
+        }
+    return table.get((type(value).__name__, value.name), value.name)
