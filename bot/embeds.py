@@ -9,7 +9,6 @@ field is split with a visible "continues" mark, and fields beyond one embed go o
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -20,6 +19,7 @@ from engine.facts import Facts
 from texts import render as chart_text
 from texts.corpus import Unit
 from texts.explain import show
+from texts.lru import LRU
 from texts.present import notes, original, role_label, section_title, shows_translation, translation
 from texts.reading import Reading, Section, read
 
@@ -179,8 +179,7 @@ def _subject(unit: Unit) -> str:
 EXCLUDED_MARK = "⊘ "
 
 
-_FIELDS: OrderedDict[tuple[object, ...], tuple[Piece, ...]] = OrderedDict()
-_FIELDS_SIZE = 256  # readings' fields kept per language; each is a few kB of text
+_FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(256)  # readings' fields per language, a few kB each
 
 
 def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
@@ -192,11 +191,7 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
     key = (reading.key, lang)
     cached = _FIELDS.get(key)
     if cached is None:
-        cached = _FIELDS[key] = tuple(_pieces(_write_fields(reading, lang), lang))
-        if len(_FIELDS) > _FIELDS_SIZE:
-            _FIELDS.popitem(last=False)
-    else:
-        _FIELDS.move_to_end(key)
+        cached = _FIELDS.put(key, tuple(_pieces(_write_fields(reading, lang), lang)))
     return list(cached)
 
 
@@ -279,8 +274,7 @@ def build_embeds(
     return [d.embed() for d in _fill(first, pieces, lang)]
 
 
-_CHART_PIECES: dict[tuple[object, ...], tuple[Piece, ...]] = {}
-_CHART_PIECES_SIZE = 1024
+_CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(1024)
 
 
 def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
@@ -288,14 +282,12 @@ def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
     key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, name, lang)
     found = _CHART_PIECES.get(key)
     if found is None:
-        if len(_CHART_PIECES) >= _CHART_PIECES_SIZE:
-            _CHART_PIECES.clear()  # plenty for a day's traffic; start afresh rather than grow
         fields = [
             (text("embed.lessons", lang), _code(chart_text.lessons(chart, lang))),
             (f"{text('embed.transmissions', lang)} — {name}", _transmission_lines(chart, lang)),
             (text("embed.plate", lang), _code(chart_text.ring(chart))),
         ]
-        found = _CHART_PIECES[key] = tuple(_pieces(fields, lang))
+        found = _CHART_PIECES.put(key, tuple(_pieces(fields, lang)))
     return found
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import sys
 import zlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from io import BytesIO
@@ -38,6 +37,7 @@ from typing import Literal
 from PIL import Image, ImageDraw
 
 from engine.chart import Chart
+from texts.lru import LRU
 from texts.picture_alt import alt_text
 from texts.picture_fonts import Weight, font
 from texts.picture_layout import Box, Layout, Role, Text, layout
@@ -233,7 +233,7 @@ def encode(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-_CACHE: OrderedDict[tuple[Chart, Theme, Lang], bytes] = OrderedDict()
+_CACHE: LRU[tuple[Chart, Theme, Lang], bytes] = LRU(CACHE_SIZE)
 _LOCK = Lock()
 
 
@@ -251,15 +251,11 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja") -> byt
     key = (chart, theme, lang)
     with _LOCK:
         png = _CACHE.get(key)
-        if png is not None:
-            _CACHE.move_to_end(key)
-            return png
+    if png is not None:
+        return png
     png = encode(paint(layout(chart, lang, measure), theme))
     with _LOCK:
-        _CACHE[key] = png
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return png
+        return _CACHE.put(key, png)
 
 
 def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:

@@ -20,7 +20,6 @@ unit and says so: nothing is quoted that the seed does not hold.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -33,6 +32,7 @@ from engine.symbols import Branch
 from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat, Vigour
 
 from .corpus import Corpus, Unit, corpus
+from .lru import LRU
 
 
 class Section(IntEnum):
@@ -201,8 +201,8 @@ class _Builder:
             return None
 
 
-_CACHE: OrderedDict[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = OrderedDict()
-_CACHE_SIZE = 512  # readings kept (a day of casts in a few zones); each depends only on its inputs and facts
+# Readings kept (a day of casts in a few zones); each depends only on its inputs and facts.
+_CACHE: LRU[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = LRU(512)
 
 
 def read(chart: Chart, known: Facts | None = None, *, texts: Corpus | None = None) -> Reading:
@@ -225,11 +225,7 @@ def read(chart: Chart, known: Facts | None = None, *, texts: Corpus | None = Non
         _method(b, chart)
         cached = (found, tuple(b.entries))
         if texts is None:
-            _CACHE[key] = cached
-            if len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
+            _CACHE.put(key, cached)
     return Reading(chart, facts, cached[0], cached[1], key if texts is None else ())
 
 
