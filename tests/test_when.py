@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from texts.when import ACCEPTED_FORMS, WhenError, parse_when, zone_named
+from texts.words import Lang
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 # 2026-03-01 03:00 UTC is 12:00 on 1 March in Tokyo but still 28 February in New York.
@@ -38,6 +39,61 @@ def test_accepted_forms_read_as_local_time(text: str, expected: datetime) -> Non
     got = parse_when(text, "Asia/Tokyo", NOW)
     assert got == expected
     assert got.tzinfo is not None and got.utcoffset() == timedelta(hours=9)
+
+
+# Chinese parts of the day read as 午後2時 is read (issue 23, item 6): each beside the clock time it names.
+@pytest.mark.parametrize(
+    ("text", "same_as"),
+    [
+        ("下午2点", "午後2時"),
+        ("下午2點", "14:00"),
+        ("午后2点", "14:00"),
+        ("晚上8点", "20:00"),
+        ("晚上 8 點", "20:00"),
+        ("上午10点半", "10:30"),
+        ("上午12点", "12:00"),  # noon, as 上午 readers mean it
+        ("中午12点", "12:00"),
+        ("中午1点", "13:00"),
+        ("凌晨3点", "03:00"),
+        ("凌晨12点", "00:00"),
+        ("早上7点", "07:00"),
+        ("傍晚6点", "18:00"),
+        ("下午2点15分", "14:15"),
+        ("下午2点15", "14:15"),  # Chinese often leaves out 分
+        ("下午2点一刻", "14:15"),
+        ("晚上十一点三刻", "23:45"),
+        ("下午两点半", "14:30"),
+        ("十点十五分", "10:15"),
+        ("2点整", "02:00"),
+        ("下午14点", "14:00"),  # redundant but agreeing
+        ("11月29日下午3点", "11/29 15:00"),
+        ("2026年11月29日下午3点", "2026-11-29 15:00"),
+        ("２０２６年１１月２９日　下午３点", "2026-11-29 15:00"),  # full-width
+        ("午後2時半", "14:30"),
+    ],
+)
+def test_chinese_parts_of_the_day_read_as_the_japanese_ones(text: str, same_as: str) -> None:
+    got = parse_when(text, "Asia/Tokyo", NOW)
+    assert got == parse_when(same_as, "Asia/Tokyo", NOW)
+    assert got.utcoffset() == timedelta(hours=9)
+
+
+def test_evening_twelve_is_the_midnight_that_ends_the_day() -> None:
+    assert parse_when("2026年11月29日晚上12点", "Asia/Tokyo", NOW) == datetime(2026, 11, 30, 0, 0, tzinfo=TOKYO)
+    assert parse_when("2026年12月31日晚上12点", "Asia/Tokyo", NOW) == datetime(2027, 1, 1, 0, 0, tzinfo=TOKYO)
+    assert parse_when("2026年11月29日凌晨12点", "Asia/Tokyo", NOW) == datetime(2026, 11, 29, 0, 0, tzinfo=TOKYO)
+    with pytest.raises(WhenError) as caught:  # the midnight after 2100 is outside the range
+        parse_when("2100年12月31日晚上12点", "Asia/Tokyo", NOW)
+    assert caught.value.reason == "range"
+
+
+@pytest.mark.parametrize(("text", "reason"), [("上午14点", "unreadable"), ("凌晨15点", "unreadable"),
+                                              ("下午25点", "unreadable"), ("下午", "unreadable"),
+                                              ("2026年11月29日下午", "no_time")])
+def test_a_part_of_the_day_that_disagrees_with_the_hour_is_refused(text: str, reason: str) -> None:
+    with pytest.raises(WhenError) as caught:
+        parse_when(text, "Asia/Tokyo", NOW)
+    assert caught.value.reason == reason
 
 
 @pytest.mark.parametrize("text", ["now", "NOW", " now ", "", "今", "いま"])
@@ -146,3 +202,19 @@ def test_every_reason_has_a_reply_in_every_language(locale: str) -> None:
     for reason in ("unreadable", "no_time", "range", "abbreviation"):
         reply = when_error_text(WhenError("x" * 500, reason, "detail"), locale)
         assert reply and "x" * 100 not in reply  # the input is echoed clipped
+
+
+@pytest.mark.parametrize("lang", ["ja", "en", "zh-TW", "zh-CN"])
+@pytest.mark.parametrize(("zone", "shown"), [("Asia/Tokyo", "2026-11-22 16:23:21 JST"),
+                                             ("America/New_York", "2026-11-22 02:23:21 EST")])
+def test_a_chart_shows_its_principal_term_in_its_own_zone(lang: Lang, zone: str, shown: str) -> None:
+    """小雪 2026 is 2026-11-22 07:23:21 UTC (docs/calendar.md); the text shows it on the chart's clock,
+    the JSON keeps UTC (issue 23, item 6)."""
+    from engine import cast
+    from engine.schema import to_dict
+    from texts.render import render_text
+
+    chart = cast(datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo(zone)))
+    moment_line = render_text(chart, lang=lang).splitlines()[1]
+    assert shown in moment_line and "UTC" not in moment_line
+    assert to_dict(chart)["moment"]["principal_term"]["instant"] == "2026-11-22T07:23:21+00:00"

@@ -16,6 +16,7 @@ from engine.patterns import Patterns, classify
 from engine.symbols import Branch
 
 from .explain import chart_name, explain, show
+from .when import on_clock
 from .words import Lang, text
 
 # 地盤 positions of the square ring, read row by row (south at the top, as printed in the books).
@@ -54,7 +55,7 @@ def heading(chart: Chart, lang: Lang) -> str:
             day=m.day,
             hour=m.hour,
             term=m.principal_term.name,
-            instant=f"{m.principal_term.instant:%Y-%m-%d %H:%M:%S}",
+            instant=on_clock(m.principal_term.instant, m.local.tzinfo),  # issue 23: the chart's own zone
         )
         + override
     )

@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Mapping
-from datetime import UTC, datetime, tzinfo
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from dateutil import parser as dateutil_parser  # type: ignore[import-untyped,unused-ignore]
@@ -75,20 +75,64 @@ _ABBREVIATION = re.compile(r"(?<![A-Za-z])([A-Z]{2,5})$")
 _NOT_ABBREVIATIONS = frozenset({"UTC", "GMT", "Z", "UT", "AM", "PM"})
 
 
-_PM = re.compile(r"午後\s*(\d{1,2})(?=時)")
-_AM = re.compile(r"午前\s*(\d{1,2})(?=時)")
+# A part of the day written before the hour (午後2時, 下午2点, 晚上8点, 凌晨3点): the hour it names on a
+# 24-hour clock, from the hour as written (0–12). 24 is midnight at the end of the day named.
+_AFTERNOON = ("午後", "下午", "午后", "傍晚")
+_EVENING = ("晚上", "夜里", "夜裡", "夜晚", "夜间", "夜間")
+_DAY_PARTS: tuple[tuple[tuple[str, ...], Callable[[int], int]], ...] = (
+    (("午前", "凌晨"), lambda h: h % 12),  # 午前0時, 凌晨3点; 凌晨12点 is the day's first instant
+    (("上午", "早上", "早晨", "清晨"), lambda h: h),  # 上午10点; 上午12点 is noon, as readers mean it
+    (("中午",), lambda h: h if h >= 11 else h + 12),  # 中午12点, 中午1点 (13:00)
+    (_AFTERNOON, lambda h: h % 12 + 12),  # 午後2時, 下午2点; 下午12点 stays noon
+    (_EVENING, lambda h: h + 12 if h < 12 else 24),  # 晚上8点; 晚上12点 is the midnight that ends the day
+)
+_HOUR_MARK = r"[時时点點]"
+_DAY_PART = re.compile(
+    "(" + "|".join(w for words, _ in _DAY_PARTS for w in words) + r")\s*(\d{1,2})(?=\s*" + _HOUR_MARK + ")"
+)
+_PART_HOUR = {w: rule for words, rule in _DAY_PARTS for w in words}
+# Hours and minutes in Chinese numerals (两点, 十点半, 三点十五分), 0–59.
+_CJK_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
+_CJK_NUMBER = re.compile(r"[〇零一二两兩三四五六七八九十]{1,3}(?=\s*(?:" + _HOUR_MARK + r"|分|秒|刻))")
+_QUARTER = re.compile(r"(\d{1,2})\s*(" + _HOUR_MARK + r")\s*([13])\s*刻")  # 2点一刻, 2点三刻
 _CJK_DATE_YMD = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 _CJK_DATE_MD = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-_CJK_TIME = re.compile(r"(\d{1,2})\s*[時时点點]\s*(?:(\d{1,2})\s*分)?(?:\s*(\d{1,2})\s*秒)?")
+# 14時30分, 2点15 (Chinese leaves out 分), 2点整 (on the hour).
+_CJK_TIME = re.compile(r"(\d{1,2})\s*" + _HOUR_MARK + r"\s*(?:整|(\d{1,2})\s*分?)?(?:\s*(\d{1,2})\s*秒)?")
 # A clock time must be present: a chart needs the hour, and guessing midnight would invent it.
-_HAS_CLOCK = re.compile(r"(?:^|[\sT])\d{1,2}:\d{2}")
+_HAS_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}")
+
+
+def _cjk_number(numeral: str) -> str:
+    """``十五`` → ``15``, ``两`` → ``2``, ``二十`` → ``20``; the text unchanged when it is not 0–59."""
+    tens, ten, ones = numeral.partition("十")
+    if not ten:
+        value = _CJK_DIGITS[numeral] if len(numeral) == 1 else None
+    elif len(tens) <= 1 and len(ones) <= 1:
+        value = (_CJK_DIGITS[tens] if tens else 1) * 10 + (_CJK_DIGITS[ones] if ones else 0)
+    else:
+        value = None
+    return numeral if value is None or value > 59 else str(value)
+
+
+def _day_part_hour(found: re.Match[str]) -> str:
+    """The 24-hour clock hour of 下午2, 晚上8 …; 下午14 is 14; 上午14 is left as typed (and refused)."""
+    word, hour = found.group(1), int(found.group(2))
+    if hour <= 12:
+        return str(_PART_HOUR[word](hour))
+    return str(hour) if hour < 24 and _PART_HOUR[word](hour - 12) == hour else found.group(0)
 
 
 def _normalize(text: str) -> str:
-    """Fold full-width characters and rewrite CJK date/time words into dateutil's forms."""
+    """Fold full-width characters and rewrite CJK date/time words into dateutil's forms.
+
+    A midnight that ends the day named (晚上12点) comes out as hour 24, which :func:`parse_when`
+    moves to 00:00 of the next day.
+    """
     text = unicodedata.normalize("NFKC", text).strip()
-    text = _PM.sub(lambda m: str(int(m.group(1)) % 12 + 12), text)
-    text = _AM.sub(lambda m: str(int(m.group(1)) % 12), text)
+    text = _CJK_NUMBER.sub(lambda m: _cjk_number(m.group(0)), text)
+    text = _QUARTER.sub(lambda m: f"{m.group(1)}{m.group(2)}{int(m.group(3)) * 15}分", text)
+    text = _DAY_PART.sub(_day_part_hour, text)
     text = _CJK_DATE_YMD.sub(lambda m: f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d} ", text)
     text = _CJK_DATE_MD.sub(lambda m: f"{int(m.group(1))}/{int(m.group(2))} ", text)
     text = _CJK_TIME.sub(
@@ -123,10 +167,16 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     if not _HAS_CLOCK.search(text):
         raise WhenError(raw, "no_time", f"{raw!r} has no clock time (hour:minute)")
     default = local_now.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=None)
+    # 晚上12点 is 24:00 of the day named, which dateutil does not read: 00:00, then a day later.
+    ending = re.search(r"(?:^|[\sT])(24)(:00:00)(?!\d)", text)
+    if ending is not None:
+        text = text[: ending.start(1)] + "00" + text[ending.end(1) :]
     try:
         parsed: datetime = dateutil_parser.parse(text, default=default, yearfirst=True, dayfirst=False)
     except (dateutil_parser.ParserError, ValueError, OverflowError) as error:
         raise WhenError(raw, "unreadable", f"cannot read {raw!r} as a date and time") from error
+    if ending is not None:
+        parsed += timedelta(days=1)
     if not FIRST_YEAR <= parsed.year <= LAST_YEAR:
         raise WhenError(raw, "range", f"{raw!r} is outside the years {FIRST_YEAR}–{LAST_YEAR}")
     if parsed.tzinfo is not None:
@@ -143,3 +193,20 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     if not FIRST_YEAR <= result.year <= LAST_YEAR:
         raise WhenError(raw, "range", f"{raw!r} is outside the years {FIRST_YEAR}–{LAST_YEAR}")
     return result
+
+
+def on_clock(instant: datetime, zone: tzinfo | None) -> str:
+    """``instant`` as the clock of ``zone`` (a chart's own) shows it, with the zone's abbreviation then.
+
+    How a chart shows every instant it names (the 中気 that set its 月将 …); the JSON keeps UTC.
+
+    >>> from engine.calendar import zone
+    >>> on_clock(datetime(2026, 11, 22, 7, 23, 21, tzinfo=UTC), zone("Asia/Tokyo"))
+    '2026-11-22 16:23:21 JST'
+    >>> on_clock(datetime(2026, 11, 22, 7, 23, 21, tzinfo=UTC), None)
+    '2026-11-22 07:23:21 UTC'
+    """
+    if instant.tzinfo is None:
+        raise ValueError("instant must be an aware datetime")
+    local = instant.astimezone(zone or UTC)
+    return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname() or f'{local:%z}'}"
