@@ -177,5 +177,10 @@ def test_a_term_the_original_lacks_is_not_required() -> None:
 def test_english_has_no_kana(path: Path) -> None:
     data = _load(path)
     assert data["language"] == "en" and data["translator"] == "project"
-    bad = [uid for uid, unit in data.get("units", {}).items() if _KANA.search(unit["text"])]
-    assert not bad, f"kana in the English of {bad}"
+    bad = [
+        uid
+        for uid, unit in data.get("units", {}).items()
+        for words in (unit["text"], *(note["says"] for note in unit.get("notes", ())))
+        if _KANA.search(words)
+    ]
+    assert not bad, f"kana in the English (text or notes) of {bad}"
