@@ -209,7 +209,7 @@ def test_find_writes_the_chart_name_in_the_readers_script(capsys: pytest.Capture
     assert main(["find", "八専", "--lang", "zh-TW"]) == 0
     *charts, count = capsys.readouterr().out.strip().splitlines()
     assert charts and all("八專" in line and "・" not in line and "専" not in line for line in charts)
-    assert count.startswith("八専")  # the term as the user typed it
+    assert count.startswith("八專：")  # the term in the reader's script, not as typed (issue 19)
 
 
 def test_english_transmission_rows_line_up(capsys: pytest.CaptureFixture[str]) -> None:

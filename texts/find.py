@@ -15,10 +15,12 @@ from engine.school import School
 from engine.symbols import PILLARS, Branch
 from engine.terms import Method, PatternName
 
-from .corpus import corpus
+from .corpus import canonical_general, corpus
 from .explain import chart_name
+from .normalize import normalize
 from .reading import read
-from .words import Lang, text
+from .words import Lang, corpus_name, text
+from .words import term as words_term
 
 _HOURS = (Branch.午, Branch.子)  # 午 is a 晝 hour, 子 a 夜 hour (¶87)
 
@@ -31,12 +33,18 @@ def classical_charts(school: School) -> Iterator[Chart]:
                 yield cast_classical(day, hour + k, hour, school=school)
 
 
+def _member(enum: type[Method] | type[PatternName], name: str) -> Method | PatternName | None:
+    """The member named ``name`` in any script (鑄印, 铸印 and 鋳印 are PatternName.鋳印)."""
+    folded = normalize(name)
+    return next((m for m in enum if normalize(m.name) == folded), None)
+
+
 def _matcher(term: str) -> tuple[str, object]:
     name = term.strip()
-    if name in PatternName.__members__:
-        return "pattern", PatternName[name]
-    if name in Method.__members__:
-        return "method", Method[name]
+    for enum in (PatternName, Method):
+        member = _member(enum, name)
+        if member is not None:
+            return ("pattern" if enum is PatternName else "method"), member
     c = corpus()
     try:
         return "unit", c.get(name).id
@@ -46,6 +54,22 @@ def _matcher(term: str) -> tuple[str, object]:
     if found is None:
         raise LookupError(f"{term!r} is neither a 課体, a method nor a line of the corpus: try liuren lookup {term}")
     return "unit", found.id
+
+
+def shown_term(term: str, lang: Lang) -> str:
+    """What was asked for, in the reader's script: a 課体, method, general or name by its form in
+    ``lang`` (鋳印 → 鑄印 in zh-TW), anything else (a unit id) as typed."""
+    name = term.strip()
+    for enum in (PatternName, Method):
+        member = _member(enum, name)
+        if member is not None:
+            return words_term(member, lang)
+    general = canonical_general(name)
+    if general is not None:
+        return words_term(general, lang)
+    folded = normalize(name)
+    key = next((k for u in corpus().units for k in u.names if normalize(k) == folded), None)
+    return corpus_name(key, lang) if key is not None else name
 
 
 def find_charts(term: str, school: School, lang: Lang) -> list[str]:
@@ -63,5 +87,5 @@ def find_charts(term: str, school: School, lang: Lang) -> list[str]:
             lines.append(text("cli.find_line", lang, day=chart.day, yuejiang=chart.yuejiang, hour=chart.hour,
                               time=text("render.day" if chart.generals.daytime else "render.night", lang),
                               name=chart_name(chart.transmissions, lang)))
-    lines.append(text("cli.find_count", lang, term=term.strip(), count=len(lines)))
+    lines.append(text("cli.find_count", lang, term=shown_term(term, lang), count=len(lines)))
     return lines

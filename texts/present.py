@@ -21,7 +21,7 @@ from engine.reasons import Why
 from .corpus import Unit
 from .explain import explain, show
 from .reading import Entry, Note, Reading, Said, Section
-from .words import Lang, text
+from .words import Lang, corpus_name, text
 
 
 def shows_translation(lang: Lang) -> bool:
@@ -67,7 +67,8 @@ def notes(entry: Entry, lang: Lang) -> list[str]:
     """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
     said = [say(n, lang) for n in entry.notes]
     if entry.names:
-        said.append(text("reading.name_of", lang, names=text("list.sep", lang).join(entry.names)))
+        said.append(text("reading.name_of", lang,  # the names in the reader's script (issue 19)
+                         names=text("list.sep", lang).join(corpus_name(n, lang) for n in entry.names)))
     if entry.unit is None and any(isinstance(n, Note) and n.key in _STATED for n in entry.notes):
         said.append(text("reading.stated", lang))
     return said

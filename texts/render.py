@@ -17,7 +17,7 @@ from engine.symbols import Branch
 
 from .explain import chart_name, explain, show
 from .when import on_clock
-from .words import Lang, text
+from .words import Lang, short, solar_term, text
 
 # 地盤 positions of the square ring, read row by row (south at the top, as printed in the books).
 _RING_ROWS = ("巳午未申", "辰  酉", "卯  戌", "寅丑子亥")
@@ -54,16 +54,16 @@ def heading(chart: Chart, lang: Lang) -> str:
             month=m.month,
             day=m.day,
             hour=m.hour,
-            term=m.principal_term.name,
+            term=solar_term(m.principal_term.name, lang),
             instant=on_clock(m.principal_term.instant, m.local.tzinfo),  # issue 23: the chart's own zone
         )
         + override
     )
 
 
-def ring(chart: Chart) -> str:
-    """The 天地盤: each cell is the general's one-character form and the 天盤 branch; a cell's place
-    in the square is its 地盤 branch."""
+def ring(chart: Chart, lang: Lang = "ja") -> str:
+    """The 天地盤: each cell is the general's one-character form (in ``lang``'s script) and the 天盤
+    branch; a cell's place in the square is its 地盤 branch."""
     lines = []
     for row in _RING_ROWS:
         cells = []
@@ -72,7 +72,7 @@ def ring(chart: Chart) -> str:
                 cells.append(_BLANK)
                 continue
             ground = Branch[ch]
-            cells.append(chart.generals.over(ground).short + str(chart.plate.up(ground)))
+            cells.append(short(chart.generals.over(ground), lang) + str(chart.plate.up(ground)))
         lines.append("│" + "│".join(cells) + "│")
     return "\n".join(lines)
 
@@ -86,7 +86,7 @@ def lessons(chart: Chart, lang: Lang) -> str:
             text("render.lessons", lang),
             [text("render.lesson_number", lang, number=numerals[x.number - 1]) for x in order],
         ),
-        (text("render.general_row", lang), [chart.generals.on(x.upper).short + _SPACE for x in order]),
+        (text("render.general_row", lang), [short(chart.generals.on(x.upper), lang) + _SPACE for x in order]),
         (text("render.upper_row", lang), [f"{x.upper}{_SPACE}" for x in order]),
         (text("render.lower_row", lang), [f"{x.lower}{_SPACE}" for x in order]),
         (
@@ -162,7 +162,7 @@ def render_text(chart: Chart, lang: Lang = "ja", *, with_trace: bool = True, kno
             direction=text("render.clockwise" if g.clockwise else "render.counter", lang),
         ),
         text("render.ring", lang),
-        ring(chart),
+        ring(chart, lang),
         lessons(chart, lang),
         f"{text('render.transmissions', lang)}  {chart_name(chart.transmissions, lang)}",
         transmissions(chart, known, lang),

@@ -146,3 +146,26 @@ def term(value: Enum, lang: Lang) -> str:
             if len(parts := key.split(".")) == 3 and parts[0] == "term"
         }
     return table.get((type(value).__name__, value.name), value.name)
+
+
+# -- forms of the reader's script (issue 19): the tables [short], [solar_term] and [name] of terms.toml --
+
+
+def _form(table: str, key: str, lang: Lang) -> str:
+    return words()[lang].get(f"{table}.{key}", key)
+
+
+def short(general: Enum, lang: Lang) -> str:
+    """A 天将's one-character form on the ring and in the lesson rows: 貴 / 貴 / 贵 (``General.貴人``)."""
+    return _form("short", general.name, lang)
+
+
+def solar_term(name: str, lang: Lang) -> str:
+    """A solar term (the engine's Japanese name, e.g. 処暑) in ``lang``'s script: 處暑, 处暑."""
+    return _form("solar_term", name, lang)
+
+
+def corpus_name(key: str, lang: Lang) -> str:
+    """A name of the 《心印賦》's name lines (the corpus's Japanese-form key, e.g. 焼身) as ``lang``
+    writes it: 燒身 (zh-TW and English: the original's form), 烧身 (zh-CN)."""
+    return _form("name", key, lang)
