@@ -2,29 +2,47 @@
 # The liuren Discord bot: a slim image, run as an unprivileged user, with a healthcheck.
 #   docker build -t liuren-bot .
 #   docker run -e DISCORD_TOKEN=... -v liuren-data:/data liuren-bot
-# With PostgreSQL, see compose.yaml; backup and restore: docs/admin.md.
+# With PostgreSQL, see compose.yaml; backup and restore, bumping the base image, other builders
+# (podman, buildah: add --format docker, or the HEALTHCHECK is dropped): docs/admin.md.
 
-FROM python:3.11-slim AS build
+# One exact Python release on one Debian release, named once: both stages start from it, so the
+# virtual environment built in the first runs on the same interpreter in the second. To bump it
+# (a new Python patch release, a Debian security rebuild): docs/admin.md § Docker.
+FROM python:3.11.13-slim-bookworm AS base
+
+FROM base AS build
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
+# A virtual environment without pip of its own: the base image's pip installs into it.
+RUN python -m venv --without-pip /opt/liuren
 WORKDIR /src
-COPY pyproject.toml README.md LICENSE* ./
+COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY texts ./texts
 COPY bot ./bot
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+# The bot with both stores: SQLite (the default) and PostgreSQL (compose.yaml). Versions are
+# pyproject.toml's bounds; the image records what it got (`pip --python … freeze` in the build log).
+# hadolint ignore=DL3013
+RUN pip --python /opt/liuren/bin/python install ".[bot,postgres]" \
+    && pip --python /opt/liuren/bin/python freeze
 
-FROM python:3.11-slim
-RUN useradd --system --create-home --uid 10001 liuren \
+FROM base
+RUN groupadd --system --gid 10001 liuren \
+    && useradd --system --create-home --uid 10001 --gid liuren liuren \
     && mkdir /data && chown liuren:liuren /data
-COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
-USER liuren
+# Only the installed environment comes over: no wheels, sources or build tools in any layer.
+COPY --from=build /opt/liuren /opt/liuren
+# Numeric, so a runtime that checks for a non-root user (Kubernetes runAsNonRoot) can tell.
+USER 10001:10001
 WORKDIR /home/liuren
 # SQLite by default, on the volume; set LIUREN_DB=postgresql://… to use a server instead.
-ENV PYTHONUNBUFFERED=1 \
+ENV PATH=/opt/liuren/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
     LIUREN_DB=/data/liuren.sqlite3 \
     LIUREN_HEALTH_FILE=/tmp/liuren-health
 VOLUME ["/data"]
-# The scheduler touches LIUREN_HEALTH_FILE at least once a minute once connected.
+# The scheduler touches LIUREN_HEALTH_FILE at least once a minute once connected. OCI-format
+# builds (podman, buildah by default) drop this line: build with --format docker; compose.yaml
+# repeats the check, so it runs whatever built the image.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=120s --retries=3 CMD ["python", "-m", "bot.health"]
 # SIGTERM: stop claiming posts, let sends in flight finish (up to 10 s), close the database, exit 0.
 STOPSIGNAL SIGTERM

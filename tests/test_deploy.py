@@ -18,7 +18,8 @@ def settings_in(text: str) -> set[str]:
 
 def test_dockerfile_is_slim_non_root_with_a_healthcheck() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    assert re.search(r"^FROM python:3\.\d+-slim", dockerfile, re.M)
+    # issue 23: an exact base (Python patch release and Debian release, a digest optional), named once
+    assert re.search(r"^FROM python:3\.\d+\.\d+-slim-[a-z]+(@sha256:[0-9a-f]{64})? AS base$", dockerfile, re.M)
     users = re.findall(r"^USER (\S+)", dockerfile, re.M)
     assert users and users[-1] not in ("root", "0")
     health = re.search(r"^HEALTHCHECK .* CMD \[\"python\", \"-m\", \"([\w.]+)\"\]", dockerfile, re.M)

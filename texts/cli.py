@@ -44,6 +44,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+# issue 23: where docs/rules.md is for those who installed a wheel (pyproject.toml [project.urls]
+# Documentation; tests/test_packaging.py checks they agree).
+RULES_URL = "https://github.com/liuren-project/liuren/blob/main/docs/rules.md"
+
 def _version() -> str:
     try:
         return metadata.version("liuren")
@@ -52,7 +56,7 @@ def _version() -> str:
 
 
 def _school_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("school options (docs/rules.md)")
+    group = parser.add_argument_group(f"school options ({RULES_URL}#school-options)")
     group.add_argument(
         "--day-change",
         choices=("23", "0"),
@@ -306,7 +310,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_png(chart: Chart, target: str, theme: str, lang: Lang) -> None:
     """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
-    from .picture import render_png
+    try:
+        from .picture import render_png
+    except ModuleNotFoundError as error:  # issue 23: Pillow is the [picture] extra; say so, no traceback
+        raise CastError(str(error)) from error
 
     png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang)
     if target == "-":

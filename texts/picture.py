@@ -34,7 +34,11 @@ from pathlib import Path
 from threading import Lock
 from typing import Literal
 
-from PIL import Image, ImageDraw
+try:
+    from PIL import Image, ImageDraw
+except ModuleNotFoundError as error:  # issue 23: Pillow is an extra; the error says which
+    raise ModuleNotFoundError("the chart as a picture needs Pillow: pip install 'liuren[picture]'",
+                              name=error.name) from error
 
 from engine.chart import Chart
 from texts.lru import LRU

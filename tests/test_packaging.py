@@ -1,0 +1,207 @@
+"""What `pip install liuren` installs and what the sdist carries (issue 23, items 1 and 2).
+
+- the core install (engine and texts: casting, the corpus, the reading, the ``liuren`` command) needs
+  neither the bot's packages (discord.py, aiohttp, platformdirs) nor PostgreSQL's driver nor Pillow:
+  with them made unimportable, a subprocess casts, reads and looks up; ``--png`` names the extra;
+- pyproject.toml: the dependencies and extras say that too, the licence is a PEP 639 expression with
+  its files, the typed packages ship ``py.typed``, every data file the code reads is installed;
+- MANIFEST.in puts the whole tree in the sdist (tests, testkit, docs, data), so its suite runs;
+- the links an install carries (``liuren cast --help``, the unit's ``Documentation=``) point at the
+  project's published URL, at pages that exist.
+
+Building the sdist and running its suite needs setuptools ≥ 77 from the index: .ci/run does that.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+PROJECT: dict[str, Any] = PYPROJECT["project"]
+EXTRAS: dict[str, list[str]] = PROJECT["optional-dependencies"]
+
+# Import names of the packages the core install must do without, by the extra that brings each.
+OPTIONAL = {"discord": "bot", "aiohttp": "bot", "platformdirs": "bot", "PIL": "picture",
+            "psycopg": "postgres", "psycopg_pool": "postgres", "fontTools": "test"}
+
+# Run in a fresh interpreter: these packages cannot be imported (as if not installed), then the
+# core work, then which of them got imported anyway.
+BLOCKED_RUN = """
+import importlib.abc, sys
+BLOCKED = {blocked!r}
+
+class Absent(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+
+sys.meta_path.insert(0, Absent())
+{body}
+print("LOADED", sorted({{m.split(".")[0] for m in sys.modules}} & BLOCKED))
+"""
+
+
+def run_blocked(body: str, *, blocked: set[str] | None = None) -> subprocess.CompletedProcess[str]:
+    code = BLOCKED_RUN.format(blocked=set(OPTIONAL) if blocked is None else blocked, body=body)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LIUREN_TZ": "Asia/Tokyo"}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def requirement_names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[\s\[<>=!~;]", r, maxsplit=1)[0].lower() for r in requirements}
+
+
+def test_the_core_casts_reads_and_looks_up_without_the_optional_packages() -> None:
+    body = """
+from texts.cli import main
+for argv in (["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading"],
+             ["cast", "--at", "2026-11-29 14:00", "--tz", "Asia/Tokyo", "--reading", "--lang", "zh-CN"],
+             ["cast", "--at", "下午2点", "--json"],
+             ["lookup", "贵人", "子"]):
+    assert main(argv) == 0, argv
+"""
+    done = run_blocked(body)
+    assert done.returncode == 0, done.stderr
+    assert "LOADED []" in done.stdout
+    assert "課名" in done.stdout and "课名" in done.stdout and "解紛" in done.stdout  # the charts and a passage
+
+
+def test_the_picture_without_pillow_is_an_error_naming_the_extra() -> None:
+    body = """
+from texts.cli import main
+assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--png", "-"]) == 2
+"""
+    done = run_blocked(body)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "liuren[picture]" in done.stderr and "Pillow" in done.stderr
+
+
+@pytest.mark.parametrize("package", ["engine", "texts"])
+def test_every_core_module_imports_without_the_optional_packages(package: str) -> None:
+    """Every module of the engine and the texts but the picture's own imports with the optional
+    packages absent, and imports none of them (the picture needs Pillow: the [picture] extra)."""
+    modules = sorted(
+        f"{package}.{p.stem}" if p.stem != "__init__" else package
+        for p in (ROOT / package).glob("*.py")
+        if not p.stem.startswith("picture") or p.stem in ("picture_alt", "picture_layout")
+    )
+    assert len(modules) > 10
+    done = run_blocked(f"import importlib\nfor m in {modules!r}:\n    importlib.import_module(m)\n")
+    assert done.returncode == 0, done.stderr
+    assert "LOADED []" in done.stdout
+
+
+def test_the_blocking_is_real() -> None:
+    """The check above can fail: a blocked package cannot be imported in the subprocess."""
+    done = run_blocked("import PIL", blocked={"PIL"})
+    assert done.returncode != 0 and "No module named 'PIL'" in done.stderr
+
+
+def test_dependencies_are_the_cores_and_each_extra_brings_its_part() -> None:
+    core = requirement_names(PROJECT["dependencies"])
+    assert core == {"opencc", "python-dateutil", "tzdata"}
+    assert {"discord.py", "platformdirs", "liuren"} <= requirement_names(EXTRAS["bot"])
+    assert "liuren[picture]" in EXTRAS["bot"]  # the bot posts the picture with every reply
+    assert requirement_names(EXTRAS["picture"]) == {"pillow"}
+    assert requirement_names(EXTRAS["postgres"]) == {"psycopg", "psycopg-pool"}
+    # the suite tests everything, so `pip install -e ".[test]"` (the README's command) installs it all
+    assert "liuren[bot,postgres]" in EXTRAS["test"]
+    for module, extra in OPTIONAL.items():
+        assert extra in EXTRAS, (module, extra)
+
+
+def test_licence_is_a_pep_639_expression_with_its_files() -> None:
+    assert PROJECT["license"] == "MIT AND OFL-1.1"  # the code, and the Noto Sans CJK subsets in texts/fonts/
+    for pattern in PROJECT["license-files"]:
+        assert list(ROOT.glob(pattern)), pattern
+    assert not any(c.startswith("License ::") for c in PROJECT["classifiers"])  # PEP 639: the expression only
+    assert "Typing :: Typed" in PROJECT["classifiers"]
+    build = PYPROJECT["build-system"]["requires"]
+    assert any(re.fullmatch(r"setuptools>=(\d+)", r) and int(r.split(">=")[1]) >= 77 for r in build), build
+
+
+@pytest.mark.parametrize("package", ["engine", "texts"])
+def test_typed_packages_ship_py_typed(package: str) -> None:
+    assert (ROOT / package / "py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"][package]
+
+
+DATA_SUFFIXES = {".toml", ".json", ".otf", ".txt", ".csv", ".png"}
+
+
+@pytest.mark.parametrize("package", ["engine", "texts", "bot"])
+def test_every_data_file_the_packages_hold_is_installed(package: str) -> None:
+    """A data file inside a package is matched by a package-data pattern, so the wheel has it (the
+    seed text in texts/seed/ is the corpus's test fixture, not read at run time)."""
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"].get(package, [])
+    missing = []
+    for path in (ROOT / package).rglob("*"):
+        relative = path.relative_to(ROOT / package).as_posix()
+        if path.suffix not in DATA_SUFFIXES or relative.startswith("seed/") or "__pycache__" in relative:
+            continue
+        if not any(fnmatch.fnmatch(relative, p) and relative.count("/") == p.count("/") for p in patterns):
+            missing.append(relative)
+    assert not missing, f"add to [tool.setuptools.package-data] {package}: {missing}"
+
+
+def test_the_sdist_is_the_whole_tree() -> None:
+    """Every top-level folder and file of the source tree is in MANIFEST.in (or made by a build)."""
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    named = set(re.findall(r"^(?:graft|include) (.+)$", manifest, re.M))
+    included = {part.split("/")[0] for line in named for part in line.split()}
+    made = {".git", ".venv", "venv", "build", "dist", "data", ".gitignore"}
+    present = {p.name for p in ROOT.iterdir() if not p.name.endswith((".egg-info", "_cache")) and p.name not in made}
+    auto = {"README.md", "LICENSE", "pyproject.toml", "MANIFEST.in", "PKG-INFO", "setup.cfg"}  # setuptools' own
+    assert present - auto <= included, sorted(present - auto - included)
+    for needed in ("tests", "testkit", "docs", "bench", "tools", "engine", "texts", "bot"):
+        assert needed in included, needed
+
+
+URLS: dict[str, str] = PROJECT["urls"]
+
+
+def test_project_urls_are_named() -> None:
+    assert {"Homepage", "Documentation", "Repository", "Issues"} <= set(URLS)
+    assert all(u.startswith("https://") for u in URLS.values())
+    assert URLS["Documentation"].startswith(URLS["Repository"])
+
+
+def published(url: str) -> Path:
+    """The file of this tree that a published URL of the repository shows."""
+    prefix = URLS["Repository"] + "/blob/main/"
+    assert url.startswith(prefix), f"{url} is not under {prefix}"
+    return ROOT / url.removeprefix(prefix).split("#")[0]
+
+
+def test_the_units_documentation_is_the_published_admin_guide() -> None:
+    unit = (ROOT / "deploy" / "liuren-bot.service").read_text(encoding="utf-8")
+    found = re.findall(r"^Documentation=(.+)$", unit, re.M)
+    assert found, "the unit names no Documentation="
+    urls = found[0].split()
+    assert all(not u.startswith("file:") for u in urls)  # a file no pip install creates
+    assert any(published(u).name == "admin.md" and published(u).is_file() for u in urls), urls
+
+
+def test_cli_help_points_at_the_published_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    from texts.cli import RULES_URL, main
+
+    assert published(RULES_URL) == ROOT / "docs" / "rules.md"
+    assert "## School options" in (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["cast", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"{RULES_URL}#school-options" in help_text
+    assert "(docs/rules.md)" not in help_text
