@@ -50,7 +50,8 @@ TRANSLATOR = "project"  # the only translator: the seed's own translation lives 
 # what a note on a translation may say (docs/translation.md, "Editorial marks")
 NOTE_KINDS = (
     "from-original",  # the seed's Japanese misreads or adds to the original; translated from the original
-    "broken",  # a broken character (U+FFFD) in the seed at this place
+    "broken",  # a broken character (U+FFFD) in the seed's original at this place (the English shows [?])
+    "from-japanese",  # the unit has no classical words (a sentence of the seed's Japanese); the English renders it
     "obscure",  # the original is obscure here; the note says how it was read
     "sic",  # a slip of the original, read as the note says
 )
