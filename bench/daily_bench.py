@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord
 
-from bot.delivery import Delivery, DeliveryConfig
+from bot.core.config import DeliveryConfig
+from bot.daily.delivery import Delivery
 from bot.store import Shards, Store, epoch, open_store
 
 NOW = datetime(2026, 5, 2, 0, 0, tzinfo=UTC)

@@ -1,6 +1,7 @@
 """What one /cast costs in CPU: cast → read → embeds, beside a bare discord.py reply in the same process.
 
     python bench/reading_bench.py [--count 3000] [--rounds 5]
+    python bench/reading_bench.py --quick     # 100 casts, one round: a smoke run, not figures
 
 Three workloads, each on one core, CPU time (``time.process_time``) per /cast:
 
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 
 import engine
-from bot import embeds
+from bot.core import embeds
 from engine import chart as chart_module
 from texts import present, reading
 
@@ -72,7 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=3000, help="casts per round")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="100 casts and one round")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.count, args.rounds = 100, 1
     rng = random.Random(7)
     start = datetime(2000, 1, 1, tzinfo=UTC)
     spread = [

@@ -6,13 +6,22 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
 import aiohttp
 import discord
 
-from .store import StoreError
+import engine
+from texts.present import render_reading
+from texts.reading import read
+from texts.render import render_text
+from texts.when import default_zone
+
+from .core.host import make_bot
+from .core.logs import install_redaction
+from .store import StoreError, default_location, open_store
 
 NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect. To get a token: open
@@ -24,8 +33,6 @@ bot and applications.commands and the permissions in docs/admin.md. Meanwhile, t
 
 def setup_logging(token: str, level: int = logging.INFO) -> None:
     """Log to stderr through a handler that never prints the token."""
-    from .app import install_redaction
-
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
@@ -36,11 +43,6 @@ def setup_logging(token: str, level: int = logging.INFO) -> None:
 
 def terminal_chart(zone: str) -> str:
     """The chart for now in ``zone`` and its reading, as ``liuren cast now --reading`` prints them."""
-    import engine
-    from texts.present import render_reading
-    from texts.reading import read
-    from texts.render import render_text
-
     chart = engine.cast(None, tz=zone)
     return render_text(chart) + "\n" + render_reading(read(chart), "ja")
 
@@ -48,11 +50,6 @@ def terminal_chart(zone: str) -> str:
 async def _run(token: str, force_sync: bool) -> None:
     """Open the store (so a bad database is refused before connecting), run the bot until it is
     closed, and close it gracefully on SIGTERM or SIGINT."""
-    import signal
-
-    from .app import make_bot
-    from .store import default_location, open_store
-
     location = default_location()
     print(f"liuren-bot: database {location.describe()}", file=sys.stderr)
     store = await open_store(location)  # StoreError: one line, the file untouched
@@ -88,8 +85,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        from texts.when import default_zone
-
         print(NO_TOKEN_HELP, file=sys.stderr)
         try:
             print(terminal_chart(default_zone()))

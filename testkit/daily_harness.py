@@ -8,11 +8,13 @@ import sqlite3
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
-from bot.app import LiurenBot, make_bot
-from bot.delivery import Delivery, DeliveryConfig
-from bot.schedule import next_post, parse_time, parse_zone
+from bot.core.config import DeliveryConfig
+from bot.core.host import LiurenBot, make_bot
+from bot.core.zones import parse_time, parse_zone
+from bot.daily.delivery import Delivery
+from bot.daily.schedule import next_post
 from bot.store import ScheduleRow, Store, epoch, open_store
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn, GuildSpec
 
@@ -27,6 +29,10 @@ MANAGER = MEMBER_PERMISSIONS | MANAGE_GUILD
 
 def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> datetime:
     return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+
+
+class _Daily(Protocol):
+    delivery: Delivery
 
 
 class Clock:
@@ -63,7 +69,10 @@ class Harness:
     def cog(self) -> Delivery:
         """The daily-post service (named for the cog it was split from)."""
         assert self.bot is not None
-        return self.bot.delivery
+        # By name: discord.py drops an unloaded extension's modules, so a later start has new classes.
+        daily = self.bot.get_cog("Daily")
+        assert daily is not None, "the daily extension is not loaded"
+        return cast(_Daily, daily).delivery
 
     async def start(self, **client_kwargs: Any) -> LiurenBot:
         client_kwargs.setdefault("guild_ready_timeout", 0.3)  # the stand-in sends every guild at once
@@ -165,7 +174,7 @@ class Harness:
     def guild_zone(self, guild_id: int) -> str | None:
         conn = sqlite3.connect(self.db)
         try:
-            row = conn.execute("SELECT timezone FROM guild_settings WHERE guild_id = ?", (guild_id,)).fetchone()
+            row = conn.execute("SELECT timezone FROM guild_options WHERE guild_id = ?", (guild_id,)).fetchone()
             return None if row is None else str(row[0])
         finally:
             conn.close()

@@ -9,7 +9,8 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.schedule import next_post, parse_time, parse_zone
+from bot.core.zones import parse_time, parse_zone
+from bot.daily.schedule import next_post
 from bot.store import epoch, open_store
 
 __all__ = ["ROOT", "due_now", "environment", "finish", "run_bot", "until"]

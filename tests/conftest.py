@@ -50,7 +50,7 @@ def bot_env(monkeypatch: pytest.MonkeyPatch, standin: DiscordStandIn, db_path: P
 @pytest.fixture
 async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIterator[StartBot]:
     """A factory that starts a bot on the stand-in and waits until it is ready; all are closed after."""
-    from bot.app import make_bot
+    from bot.core.host import make_bot
 
     running: list[tuple[Any, asyncio.Task[None]]] = []
 

@@ -16,8 +16,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 import engine
-from bot import i18n
-from bot.app import REDACTED, RedactSecrets, install_redaction, make_bot, sync_state_path
+from bot.core import words as i18n
+from bot.core.host import make_bot
+from bot.core.logs import REDACTED, RedactSecrets, install_redaction
+from bot.core.sync import sync_state_path
+from bot.store import GuildOptions
 from engine.symbols import PILLARS
 from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
 from tests.conftest import StartBot
@@ -81,7 +84,7 @@ async def test_second_start_with_the_same_commands_does_not_sync(
     assert len(puts(standin)) == 1
     await second.close()
     # A changed command set (here: without the daily extension) is synced again.
-    third = await start_bot(clock=clock, extensions=("bot.commands",))
+    third = await start_bot(clock=clock, extensions=("bot.study",))
     assert third.synced is True
     assert len(puts(standin)) == 2
 
@@ -167,7 +170,7 @@ async def test_cast_a_date_in_a_given_zone(standin: DiscordStandIn, start_bot: S
 
 async def test_cast_without_tz_uses_the_server_default(standin: DiscordStandIn, start_bot: StartBot) -> None:
     bot = await start_bot(clock=clock)
-    await bot.store.set_guild_timezone(standin.guilds[0].id, "Europe/Paris")
+    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone="Europe/Paris"))
     callback = await standin.slash("cast", {})
     description = callback.embeds[0]["description"]
     assert "Europe/Paris" in description
@@ -299,14 +302,14 @@ async def test_help_in_the_users_language(standin: DiscordStandIn, start_bot: St
 async def test_long_reading_continues_in_followups(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot import embeds
+    from bot.core import embeds
     from texts.reading import Reading, read
 
     def huge(chart: Any, known: Any = None) -> Reading:
         real = read(chart, known)
         return Reading(real.chart, real.facts, real.patterns, real.entries * 12)  # no key: never cached
 
-    # bot.embeds.chart_embeds is where every command turns a chart into its reading.
+    # bot.core.embeds.chart_embeds is where every command turns a chart into its reading.
     monkeypatch.setattr(embeds, "read", huge)
     await start_bot(clock=clock)
     callback = await standin.slash("cast", {"when": "now"})
@@ -327,7 +330,7 @@ async def test_long_reading_continues_in_followups(
 async def test_unexpected_error_is_logged_and_the_user_gets_a_ref(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from bot import embeds
+    from bot.core import embeds
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"boom with {standin.token}")
@@ -449,7 +452,7 @@ async def test_image_false_replies_with_text_only(standin: DiscordStandIn, start
 async def test_a_refused_followup_ends_with_a_message_not_silence(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot import embeds
+    from bot.core import embeds
     from texts.reading import Reading, read
 
     def huge(chart: Any, known: Any = None) -> Reading:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.i18n import Lang, text
+from bot.core.words import Lang, text
 from engine.school import School
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn, GuildSpec, snowflake
 from tests.conftest import StartBot
@@ -386,7 +386,7 @@ async def test_the_new_commands_can_be_installed_by_users_and_used_in_dms(
 
 @pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
 def test_the_new_words_have_no_kana_outside_japanese(lang: Lang) -> None:
-    from bot.i18n import TEXTS
+    from bot.core.words import TEXTS
 
     kana = re.compile(r"[\u3040-\u30ff]")
     keys = [k for k in TEXTS if k.split(".")[0] in ("case", "history", "profile", "button", "settings")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -84,7 +85,7 @@ async def test_set_then_one_post_at_the_time_and_none_after_restart(harness: Har
     # The loop itself picks the post up once the clock reaches 09:00 JST.
     await h.at(utc(2026, 5, 2, 0, 0))
     assert h.bot is not None
-    h.bot.delivery.changed()
+    h.cog.changed()
     await wait_for_post(h, channel)
     (post,) = h.posts(channel)
     assert "2026-05-02 09:00" in post["content"] and "Asia/Tokyo" in post["content"]
@@ -294,7 +295,8 @@ async def test_chart_failure_is_recorded_and_retried(harness: Harness, monkeypat
         raise ValueError("engine exploded")
 
     with monkeypatch.context() as patch:
-        patch.setattr("bot.delivery.compose", broken)
+        # The running service's own module: discord.py loads an extension afresh on each start.
+        patch.setattr(sys.modules[type(h.cog).__module__], "compose", broken)
         await h.tick(utc(2026, 5, 2, 0, 0))
     row = h.rows()[0]
     assert h.attempts(channel) == 0
@@ -383,7 +385,7 @@ async def test_show_off_now_and_server_zone(harness: Harness) -> None:
     assert zone.ephemeral and "Europe/Paris" in content(zone) and "default time zone" in content(zone)
     assert h.guild_zone(h.guild.id) == "Europe/Paris"
     assert h.bot is not None
-    assert await h.bot.store.guild_timezone(h.guild.id) == "Europe/Paris"
+    assert (await h.bot.store.guild_options(h.guild.id)).timezone == "Europe/Paris"
 
     await h.slash("daily set", {"channel": first, "time": "07:15"})  # no tz: the server's zone
     await h.slash("daily set", {"channel": second, "time": "21:00", "tz": "Asia/Tokyo"})
@@ -525,7 +527,7 @@ async def test_bad_row_is_reported_by_show_and_skipped_by_the_loop(
     )
     conn.commit()
     conn.close()
-    with caplog.at_level("ERROR", logger="bot.delivery"):
+    with caplog.at_level("ERROR", logger="bot.daily.delivery"):
         await h.tick(utc(2026, 5, 2, 0, 0))
     assert len(h.posts(good)) == 1  # one bad row does not stop the others
     assert h.posts(h.channel(0)) == []
@@ -571,7 +573,7 @@ def test_bot_permission_fixture_is_what_daily_needs() -> None:
 
 async def test_cast_uses_the_server_zone_set_by_settings(harness: Harness) -> None:
     h = harness
-    await h.start(extensions=("bot.commands", "bot.daily", "bot.settings"))
+    await h.start(extensions=("bot.study", "bot.daily", "bot.settings"))
     await h.slash("settings timezone", {"zone": "America/New_York"})
     cast_reply = await h.slash("cast", {"when": "now"}, member_permissions=MEMBER_PERMISSIONS)
     shown = str(cast_reply.body)

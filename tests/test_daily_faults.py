@@ -253,7 +253,7 @@ async def test_test_posts_carry_no_daily_nonce(harness: Harness) -> None:
 
 
 def _plan(row: Any) -> Any:
-    from bot.schedule import plan_of
+    from bot.daily.schedule import plan_of
 
     return plan_of(row)
 

@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BOT_SOURCES = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "bot").glob("*.py"))
+BOT_SOURCES = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "bot").rglob("*.py"))
 
 
 def settings_in(text: str) -> set[str]:

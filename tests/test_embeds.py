@@ -13,8 +13,8 @@ import discord
 import pytest
 
 import engine
-from bot import i18n
-from bot.embeds import (
+from bot.core import words as i18n
+from bot.core.embeds import (
     DESCRIPTION_MAX,
     EMBED_TOTAL_MAX,
     EMBEDS_PER_MESSAGE,
@@ -30,7 +30,7 @@ from bot.embeds import (
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Position, Role
 from texts.corpus import Unit
-from texts.present import notes
+from texts.present import notes, shows_translation
 from texts.reading import Entry, Note, Reading, Section, read
 
 
@@ -190,7 +190,7 @@ def test_other_readers_get_notes_in_their_language(locale: str) -> None:
 
 
 def test_an_excluded_entry_is_marked_in_every_language() -> None:
-    from bot.embeds import EXCLUDED_MARK
+    from bot.core.embeds import EXCLUDED_MARK
 
     # No cast chart puts a general where its opening excludes it (docs/rules.md §7): build one by hand,
     # 朱雀 riding the 初伝 over 地盤 酉 (¶99 不加酉戌亥子).
@@ -205,7 +205,7 @@ def test_an_excluded_entry_is_marked_in_every_language() -> None:
 
 
 def test_cast_charts_mark_nothing_excluded() -> None:
-    from bot.embeds import EXCLUDED_MARK
+    from bot.core.embeds import EXCLUDED_MARK
 
     for day, hour in itertools.islice(itertools.product(PILLARS, BRANCHES), 0, 720, 11):
         chart = engine.cast_classical(day, "亥", hour)
@@ -289,7 +289,7 @@ def test_huge_reading_respects_every_limit_and_loses_nothing(locale: str) -> Non
         assert entry.unit is not None
         values = [f["value"] for f in fields if f" {entry.unit.id}（" in f["name"]]
         expected = entry.unit.original
-        if i18n.shows_translation(lang):
+        if shows_translation(lang):
             expected += "\n" + entry.unit.translation
         assert _recover(values, mark) == expected
     # Continuations are marked: every embed after the first says so in its title.

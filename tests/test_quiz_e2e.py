@@ -1,6 +1,6 @@
 """End to end: /quiz on the real discord.py client against the local Discord stand-in.
 
-The bot's clock is the test's; after moving it, a test calls ``bot.quizzes.run_due()``, which
+The bot's clock is the test's; after moving it, a test calls ``quizzes(bot).run_due()``, which
 returns once the due questions are revealed and the next ones asked. Members answer by pressing
 the buttons of the question message as the stand-in stored it (``standin.press``).
 """
@@ -11,13 +11,14 @@ import asyncio
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import pytest
 
-from bot.app import LiurenBot
-from bot.i18n import text
-from bot.quiz_buttons import custom_id
+from bot.core.host import LiurenBot
+from bot.core.words import text
+from bot.quiz.service import QuizService
+from bot.quiz.views import custom_id
 from bot.store import QuizRow, epoch
 from engine.school import DEFAULT_SCHOOL
 from testkit.daily_harness import Clock, utc
@@ -76,6 +77,18 @@ def clock() -> Clock:
     return Clock(START)
 
 
+def quizzes(bot: LiurenBot) -> QuizService:
+    """The /quiz service, held by the quiz cog."""
+    # By name: discord.py drops an unloaded extension's modules, so a restarted bot has new classes.
+    cog = bot.get_cog("Quiz")
+    assert cog is not None
+    return cast(_Quiz, cog).service
+
+
+class _Quiz(Protocol):
+    service: QuizService
+
+
 async def running(bot: LiurenBot, channel: int) -> QuizRow:
     row = await bot.store.running_quiz(channel)
     assert row is not None
@@ -88,7 +101,7 @@ async def test_three_questions_two_members_and_the_leaderboard_after_a_restart(
     seed = seed_where("easy", 3, [None, None, None])
     channel = standin.guilds[0].channels[0].id
     bot: LiurenBot = await start_bot(clock=clock)
-    bot.quizzes.new_seed = lambda: seed
+    quizzes(bot).new_seed = lambda: seed
     names = {c["name"]: c for c in standin.global_commands}
     assert {o["name"] for o in names["quiz"]["options"]} == {"start", "stop", "leaderboard", "me"}
 
@@ -121,7 +134,7 @@ async def test_three_questions_two_members_and_the_leaderboard_after_a_restart(
 
     # Time is up: the answer, who got it, and why (the trace, quoted), then question 2.
     clock.now = START + timedelta(seconds=30)
-    await bot.quizzes.run_due()
+    await quizzes(bot).run_due()
     _, reveal, second = await messages(standin, channel, 3)
     shown = description(reveal)
     assert text("quiz.right_members", "en", members=f"<@{ALICE}>") in shown
@@ -137,7 +150,7 @@ async def test_three_questions_two_members_and_the_leaderboard_after_a_restart(
     q2 = questions[1]
     await press(standin, second, row, 2, q2.number, ALICE)
     clock.now = START + timedelta(seconds=60)
-    await bot.quizzes.run_due()
+    await quizzes(bot).run_due()
     third = (await messages(standin, channel, 5))[4]
     q3 = questions[2]
     await press(standin, third, row, 3, wrong_number(q3), ALICE)
@@ -145,7 +158,7 @@ async def test_three_questions_two_members_and_the_leaderboard_after_a_restart(
     # A restart on the same database: the quiz goes on, and a button posted before it still works.
     await bot.close()
     bot = await start_bot(clock=clock)
-    await asyncio.wait_for(bot.quizzes.resumed.wait(), 5)
+    await asyncio.wait_for(quizzes(bot).resumed.wait(), 5)
     row = await running(bot, channel)
     assert row.question == 3
     assert len(standin.messages[channel]) == 5  # the question was not posted again
@@ -154,7 +167,7 @@ async def test_three_questions_two_members_and_the_leaderboard_after_a_restart(
     assert content(again_alice) == text("quiz.already", "en")
 
     clock.now = START + timedelta(seconds=90)
-    await bot.quizzes.run_due()
+    await quizzes(bot).run_due()
     posted = await messages(standin, channel, 7)
     assert render_reveal(q3, "en") in description(posted[5])
     final = description(posted[6])
@@ -219,7 +232,7 @@ async def test_stop_then_start_again(standin: DiscordStandIn, start_bot: StartBo
     assert ended is not None and ended.status == "stopped"
     # Nothing more is revealed for a stopped quiz, and the channel is free again.
     clock.now = START + timedelta(minutes=5)
-    await bot.quizzes.run_due()
+    await quizzes(bot).run_due()
     assert len(standin.messages[channel]) == 2
     restarted = await standin.slash("quiz start", {"level": "hard", "questions": 1}, locale="ja", user_id=BOB)
     assert not restarted.ephemeral
@@ -237,7 +250,7 @@ async def test_a_quiz_overdue_at_start_ends_with_a_message(
     await bot.close()
     clock.now = START + timedelta(hours=2)  # the bot was down far longer than a question lasts
     bot = await start_bot(clock=clock)
-    await asyncio.wait_for(bot.quizzes.resumed.wait(), 5)
+    await asyncio.wait_for(quizzes(bot).resumed.wait(), 5)
     notice = (await messages(standin, channel, 2))[1]
     assert notice["content"] == text("quiz.ended", "zh-TW", reason=text("quiz.reason.offline", "zh-TW"))
     ended = await bot.store.quiz(row.id)
@@ -248,8 +261,7 @@ async def test_a_quiz_overdue_at_start_ends_with_a_message(
 async def test_at_start_an_unposted_question_is_posted_and_a_broken_quiz_ends(
     standin: DiscordStandIn, start_bot: StartBot, clock: Clock, db_path: Path
 ) -> None:
-    from bot.quiz_service import school_json
-    from bot.store import open_store
+    from bot.store import open_store, school_json
     from testkit.discord_standin import ChannelSpec
 
     second = ChannelSpec(name="second")
@@ -268,7 +280,7 @@ async def test_at_start_an_unposted_question_is_posted_and_a_broken_quiz_ends(
     assert good is not None and broken is not None
 
     bot: LiurenBot = await start_bot(clock=clock)
-    await asyncio.wait_for(bot.quizzes.resumed.wait(), 5)
+    await asyncio.wait_for(quizzes(bot).resumed.wait(), 5)
     (question,) = await messages(standin, first, 1)
     q1 = make_round("medium", 2, seed=7)[0]
     assert render_board(q1, "en") in description(question)

@@ -8,18 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.schedule import (
-    BadRow,
-    Plan,
-    held_by,
-    next_post,
-    occurrence,
-    parse_time,
-    parse_zone,
-    plan_of,
-    shard_of,
-    zone_suggestions,
-)
+from bot.core.zones import parse_time, parse_zone, zone_suggestions
+from bot.daily.schedule import BadRow, Plan, held_by, next_post, occurrence, plan_of, shard_of
 from bot.store import ScheduleRow
 
 NEW_YORK = ZoneInfo("America/New_York")

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.app import parse_shard_ids, shard_settings
+from bot.core.config import parse_shard_ids, shard_settings
 from bot.store import Shards, open_store
 from testkit.discord_standin import ChannelSpec, DiscordStandIn, GuildSpec
 from testkit.processes import due_now, finish, run_bot, until

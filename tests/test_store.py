@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.migrations import MIGRATIONS
-from bot.schedule import BadRow, Plan, plan_of
-from bot.store import Location, Shards, Store, StoreError, default_location, epoch, open_store
-from bot.store_sqlite import SqliteStore, connect, marker_path, migrate
+from bot.daily.schedule import BadRow, Plan, plan_of
+from bot.store import GuildOptions, Location, Shards, Store, StoreError, default_location, epoch, open_store
+from bot.store.migrations import MIGRATIONS
+from bot.store.sqlite import SqliteDriver, connect, marker_path, migrate
 
 SINCE = datetime(2026, 5, 1, 0, 0, tzinfo=UTC)
 T0 = datetime(2026, 5, 2, 0, 0, tzinfo=UTC)
@@ -42,20 +42,31 @@ async def put(store: Store, guild: int, channel: int, *, due: datetime | None = 
     )
 
 
+async def zone_of(store: Store, guild: int) -> str | None:
+    """The server's zone (one of its settings)."""
+    return (await store.guild_options(guild)).timezone
+
+
+async def set_zone(store: Store, guild: int, zone: str) -> None:
+    """Change only the server's zone, keeping its other settings."""
+    options = await store.guild_options(guild)
+    await store.set_guild_options(guild, GuildOptions(options.school, options.language, options.image, zone))
+
+
 # --- both backends: settings and schedules ---------------------------------------------
 
 
 async def test_guild_timezone_round_trip_and_persistence(store_location: str) -> None:
     store = await open_store(store_location)
-    assert await store.guild_timezone(1) is None
-    await store.set_guild_timezone(1, "Asia/Tokyo")
-    await store.set_guild_timezone(1, "America/New_York")
-    await store.set_guild_timezone(2, "Europe/London")
+    assert await zone_of(store, 1) is None
+    await set_zone(store, 1, "Asia/Tokyo")
+    await set_zone(store, 1, "America/New_York")
+    await set_zone(store, 2, "Europe/London")
     await store.close()
     reopened = await open_store(store_location)
     try:
-        assert await reopened.guild_timezone(1) == "America/New_York"
-        assert await reopened.guild_timezone(2) == "Europe/London"
+        assert await zone_of(reopened, 1) == "America/New_York"
+        assert await zone_of(reopened, 2) == "Europe/London"
     finally:
         await reopened.close()
 
@@ -244,7 +255,7 @@ async def test_closed_store_refuses_work(store_location: str) -> None:
     await store.close()
     await store.close()  # idempotent
     with pytest.raises(RuntimeError):
-        await store.guild_timezone(1)
+        await zone_of(store, 1)
 
 
 async def test_bad_rows_come_back_and_are_reported(store: Store) -> None:
@@ -294,9 +305,9 @@ async def test_postgres_migrates_a_version_1_database_keeping_its_rows(postgres_
 
 async def test_postgres_unreachable_server_is_one_clear_error() -> None:
     with pytest.raises(StoreError, match=r"cannot connect to postgresql://nobody@127\.0\.0\.1:9/x"):
-        from bot.store_postgres import PostgresStore
+        from bot.store.postgres import PostgresDriver
 
-        await PostgresStore.open(Location(url="postgresql://nobody@127.0.0.1:9/x?connect_timeout=1"), timeout=0.5)
+        await PostgresDriver.open(Location(url="postgresql://nobody@127.0.0.1:9/x?connect_timeout=1"), timeout=0.5)
 
 
 # --- SQLite: the file ----------------------------------------------------------------------
@@ -337,10 +348,10 @@ async def test_liuren_db_environment_variable(tmp_path: Path, monkeypatch: pytes
     target = tmp_path / "elsewhere" / "bot.db"
     monkeypatch.setenv("LIUREN_DB", str(target))
     store = await open_store()
-    await store.set_guild_timezone(5, "Europe/Paris")
+    await set_zone(store, 5, "Europe/Paris")
     await store.close()
     with raw(target) as conn:
-        assert conn.execute("SELECT timezone FROM guild_settings WHERE guild_id = 5").fetchone()[0] == "Europe/Paris"
+        assert conn.execute("SELECT timezone FROM guild_options WHERE guild_id = 5").fetchone()[0] == "Europe/Paris"
 
 
 async def test_migrates_a_version_1_database_keeping_its_rows(db_path: Path) -> None:
@@ -356,7 +367,7 @@ async def test_migrates_a_version_1_database_keeping_its_rows(db_path: Path) -> 
         )
     store = await open_store(db_path)
     try:
-        assert await store.guild_timezone(10) == "Asia/Tokyo"
+        assert await zone_of(store, 10) == "Asia/Tokyo"
         (only,) = await store.schedules(10)
         assert (only.channel_id, only.post_time, only.timezone, only.last_posted) == (20, "07:15", "Asia/Tokyo",
                                                                                      "2026-04-30")
@@ -378,7 +389,7 @@ async def test_reopening_does_not_reapply_migrations(db_path: Path) -> None:
 
 
 async def test_a_failing_migration_step_rolls_back(db_path: Path) -> None:
-    from bot.migrations import Step
+    from bot.store.migrations import Step
 
     conn = connect(db_path)
     broken = (*MIGRATIONS, Step("broken", ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL"), ()))
@@ -419,14 +430,14 @@ async def test_claim_race_from_raw_threads(db_path: Path) -> None:
 async def test_store_runs_sql_off_the_event_loop_thread(db_path: Path) -> None:
     store = await open_store(db_path)
     try:
-        assert isinstance(store, SqliteStore)
+        assert isinstance(store.driver, SqliteDriver)
         loop_thread = threading.get_ident()
         seen: list[int] = []
 
         def work(conn: sqlite3.Connection) -> None:
             seen.append(threading.get_ident())
 
-        await store._run(work)
+        await store.driver.run(work)
         assert seen and seen[0] != loop_thread
     finally:
         await store.close()
@@ -551,14 +562,13 @@ async def test_read_only_file_mode_is_refused(db_path: Path) -> None:
 @pytest.mark.parametrize("shards", [None, Shards(4, (0, 1))])
 async def test_a_tick_reads_the_due_index_not_the_table(db_path: Path, shards: Shards | None) -> None:
     """O(due): both queries of a tick are ranges of the due_at index, with or without shards."""
-    from bot import store_sql as q
-    from bot.store import shard_filter
+    from bot.store import sql as q
 
     store = await open_store(db_path)
     for n in range(50):
         await put(store, (n % 7) << 22, 100 + n, due=at(n))
     await store.close()
-    where, params = shard_filter(shards)
+    where, params = q.shard_filter(shards)
     with raw(db_path) as conn:
         conn.execute("ANALYZE")
         for sql, args in ((q.DUE.format(where=where), (epoch(at(0)), *params, 10)),
@@ -570,14 +580,13 @@ async def test_a_tick_reads_the_due_index_not_the_table(db_path: Path, shards: S
 async def test_postgres_tick_can_use_the_due_index(postgres_url: str) -> None:
     import psycopg
 
-    from bot import store_sql as q
-    from bot.store import shard_filter
-    from bot.store_postgres import sql
+    from bot.store import sql as q
+    from bot.store.postgres import sql
 
     store = await open_store(postgres_url)
     await put(store, 1, 100)
     await store.close()
-    where, params = shard_filter(Shards(4, (0, 1)))
+    where, params = q.shard_filter(Shards(4, (0, 1)))
     async with await psycopg.AsyncConnection.connect(postgres_url, autocommit=True) as conn:
         await conn.execute("SET enable_seqscan = off")  # a tiny table would be scanned anyway
         for text, args in ((q.DUE.format(where=where), (epoch(at(0)), *params, 10)),

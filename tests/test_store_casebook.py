@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store, open_store
-from bot.store_casebook import (
+from bot.store.values import (
     CASE_ID_ALPHABET,
     GuildOptions,
     NewCase,
@@ -150,7 +150,7 @@ async def test_profile_and_deleting_every_row_of_a_user(store: Store) -> None:
 
 async def test_a_sqlite_file_that_held_cases_is_not_silently_replaced(tmp_path: Path) -> None:
     from bot.store import StoreError
-    from bot.store_sqlite import marker_path
+    from bot.store.sqlite import marker_path
 
     path = tmp_path / "liuren.sqlite3"
     store = await open_store(path)

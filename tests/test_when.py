@@ -197,7 +197,7 @@ def test_a_zone_abbreviation_must_agree_with_the_zone() -> None:
 
 @pytest.mark.parametrize("locale", ["ja", "en-US", "zh-TW", "zh-CN"])
 def test_every_reason_has_a_reply_in_every_language(locale: str) -> None:
-    from bot.commands import when_error_text
+    from bot.core.reader import when_error_text
 
     for reason in ("unreadable", "no_time", "range", "abbreviation"):
         reply = when_error_text(WhenError("x" * 500, reason, "detail"), locale)

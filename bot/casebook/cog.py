@@ -2,36 +2,32 @@
 /cast and /chart (a discord.py extension with one cog).
 
 What a caller may see: their own cases everywhere, and a server's cases that are not private when
-they ask inside that server (bot.store_casebook.Case.visible_to). Every refusal is an ephemeral
-``ReplyError`` in the reader's language, with nothing changed.
+they ask inside that server (bot.store.Case.visible_to). The buttons under a chart, of history
+pages and of the matched lines are registered here (``cog_load``), so they work after a restart.
+Every refusal is an ephemeral ``ReplyError`` in the reader's language, with nothing changed.
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from .app import LiurenBot, ReplyError
-from .buttons import history_view, send_case, submit_note, write_note
-from .cases import (
-    HISTORY_PAGE,
-    Scope,
-    export_files,
-    history_embed,
-    history_page,
-    load_case,
-    options_of,
-    reader_lang,
-    wants_image,
-)
-from .i18n import Lang, ls, text
-from .store_casebook import Case, CaseNote
+from bot.core.errors import ReplyError
+from bot.core.reader import resolve
+from bot.core.words import Lang, ls, text
+from bot.store import Case, CaseNote
 
-__all__ = ["Casebook", "setup"]
+from .present import HISTORY_PAGE, Scope, export_files, history_embed, history_page, load_case
+from .views import DYNAMIC_ITEMS, history_view, send_case, submit_note, write_note
+
+if TYPE_CHECKING:
+    from bot.core.host import LiurenBot
+
+__all__ = ["Casebook"]
 
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
@@ -49,23 +45,29 @@ class Casebook(commands.Cog):
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
     async def _lang(self, interaction: discord.Interaction[Any]) -> Lang:
-        return await reader_lang(self.bot, interaction)
+        return (await resolve(self.bot, interaction)).lang
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """The note forms (bot.buttons.NoteModal) are answered here, so one survives a restart."""
+        """The note forms (bot.casebook.views.NoteModal) are answered here, so one survives a restart."""
         await submit_note(self.bot, interaction)
 
     @case.command(name="show", description=ls("case.show.description"))
     @app_commands.rename(case_id="id")
     @app_commands.describe(case_id=ls("case.id.description"))
     async def show(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
-        lang = await self._lang(interaction)
-        case = await load_case(self.bot, interaction, case_id, lang)
+        reader = await resolve(self.bot, interaction)
+        case = await load_case(self.bot, interaction, case_id, reader.lang)
         notes = await self.bot.store.case_notes([case.id])
-        image = wants_image(None, await options_of(self.bot, interaction.guild_id))
-        await send_case(interaction, case, lang, image=image, ephemeral=case.private, notes=notes)
+        await send_case(interaction, case, reader.lang, image=reader.wants_image(), ephemeral=case.private,
+                        notes=notes)
 
     @case.command(name="note", description=ls("case.note.description"))
     @app_commands.rename(case_id="id", note="text", number="edit")
@@ -135,10 +137,3 @@ class Casebook(commands.Cog):
         cases, older = await history_page(self.bot, interaction, chosen, 0, lang)
         await interaction.response.send_message(embed=history_embed(cases, chosen, 0, lang),
                                                 view=history_view(chosen, 0, older, lang), ephemeral=True)
-
-
-async def setup(bot: commands.Bot) -> None:
-    """Extension entry point (``await bot.load_extension("bot.casebook")``)."""
-    if not isinstance(bot, LiurenBot):
-        raise TypeError("bot.casebook needs the LiurenBot from bot.app (it uses .store and .clock)")
-    await bot.add_cog(Casebook(bot))

@@ -1,8 +1,8 @@
-"""What the casebook, the settings and the buttons share: the reader's language, a server's options,
-a stored case back as its chart, and the texts shown for it (history, the trace, the matched lines).
+"""A stored case presented: back as its chart, and the texts shown for it (the chart's embeds,
+history, the trace, the matched lines, an export).
 
-Pure helpers and store look-ups; the Discord items that use them are in bot.buttons, the commands
-in bot.casebook, bot.profile and bot.settings.
+Pure helpers and store look-ups; the buttons that use them are in bot.casebook.views, the commands
+in bot.casebook.cog (and /cast, /chart in bot.study).
 """
 
 from __future__ import annotations
@@ -12,36 +12,34 @@ import io
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
 import engine
-from bot.worker import off_loop
+from bot.core.embeds import EMBED_TOTAL_MAX, chart_embeds, echo
+from bot.core.errors import ReplyError
+from bot.core.words import Lang, text
+from bot.core.worker import off_loop
+from bot.core.zones import parse_zone
+from bot.store import Case, CaseNote, NewCase, Profile, normalize_case_id, school_from_json
 from engine import Chart
-from engine.calendar import zone as calendar_zone
 from engine.facts import Facts, facts
-from engine.school import School
 from engine.symbols import BRANCHES, Branch, parse_branch
 from texts.explain import explain
 from texts.picture import Picture, Theme, draw
 from texts.present import original, translation
 from texts.reading import read
-from texts.words import text as word
 
-from .app import LiurenBot, ReplyError
-from .embeds import EMBED_TOTAL_MAX, chart_embeds, clip
-from .i18n import LANGS, Lang, language_of, text
-from .store_casebook import Case, CaseNote, GuildOptions, NewCase, Profile, normalize_case_id, school_from_json
+if TYPE_CHECKING:
+    from bot.core.host import LiurenBot
 
 __all__ = [
     "HISTORY_PAGE",
     "NOTE_MAX",
     "Scope",
-    "as_lang",
     "case_embeds",
     "chart_of",
-    "echo",
     "export_files",
     "history_embed",
     "history_page",
@@ -49,45 +47,16 @@ __all__ = [
     "load_case",
     "neighbour",
     "note_lines",
-    "options_of",
     "picture_for",
-    "reader_lang",
-    "school_summary",
     "source_pages",
     "stamp",
-    "wants_image",
     "why_text",
 ]
 
 NOTE_MAX = 1000
 HISTORY_PAGE = 10
-ECHO_MAX = 40
 SOURCE_PAGE = 3800  # characters of matched lines per ephemeral page (an embed description holds 4096)
 Scope = Literal["mine", "server"]
-
-
-def echo(value: str) -> str:
-    """User input repeated in a reply: one line, at most 40 characters, no mention or markdown tricks."""
-    flat = " ".join(value.split()).replace("@", "@\u200b").replace("`", "'")
-    return clip(flat, ECHO_MAX)
-
-
-async def options_of(bot: LiurenBot, guild_id: int | None) -> GuildOptions:
-    """The server's options (none set in DMs)."""
-    return GuildOptions() if guild_id is None else await bot.store.guild_options(guild_id)
-
-
-def as_lang(value: str | None) -> Lang | None:
-    for lang in LANGS:
-        if value == lang:
-            return lang
-    return None
-
-
-async def reader_lang(bot: LiurenBot, interaction: discord.Interaction[Any]) -> Lang:
-    """The server's reply language when it set one, else the reader's own Discord language."""
-    chosen = as_lang((await options_of(bot, interaction.guild_id)).language)
-    return chosen if chosen is not None else language_of(interaction.locale)
 
 
 def chart_of(case: Case) -> Chart:
@@ -122,9 +91,11 @@ def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang) -> None:
         first.set_footer(text=label)
 
 
-def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None) -> tuple[Chart, list[discord.Embed]]:
-    """The case's chart and its reading as embeds, with the case id in the footer."""
-    chart = chart_of(case)
+def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
+                chart: Chart | None = None) -> tuple[Chart, list[discord.Embed]]:
+    """The case's chart (``chart`` when the caller has just cast it) and its reading as embeds,
+    with the case id in the footer."""
+    chart = chart if chart is not None else chart_of(case)
     known = known_of(chart, case.birth_year, case.sex)
     embeds = chart_embeds(chart, locale=lang, question=case.question, zone_note=zone_note, known=known)
     stamp(embeds, case.id, lang)
@@ -134,11 +105,6 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None) -> tupl
 async def picture_for(chart: Chart, lang: Lang, theme: str = "dark") -> Picture:
     chosen: Theme = "light" if theme == "light" else "dark"
     return await off_loop(draw, chart, theme=chosen, lang=lang)
-
-
-def wants_image(option: bool | None, options: GuildOptions) -> bool:
-    """The command's own choice, else the server's (attached unless the server turned it off)."""
-    return option if option is not None else options.image is not False
 
 
 async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed: str, lang: Lang) -> Case:
@@ -163,21 +129,9 @@ def note_lines(notes: Sequence[CaseNote], lang: Lang) -> list[str]:
     return lines
 
 
-def school_summary(school: School, lang: Lang) -> str:
-    parts = [
-        text("settings.school.day23" if school.day_changes_at_23 else "settings.school.day0", lang),
-        text("settings.school.noble", lang, table=school.noble_table),
-    ]
-    for flag, key in ((school.fuyin_repeat_clash, "fuyin"), (school.shehai_depth_first, "shehai"),
-                      (school.maoxing_by_day, "maoxing")):
-        if flag:
-            parts.append(text(f"settings.school.{key}", lang))
-    return word("list.sep", lang).join(parts)
-
-
 def _case_line(case: Case, lang: Lang) -> str:
     if case.instant is not None and case.zone is not None:
-        local = datetime.fromisoformat(case.instant).astimezone(calendar_zone(case.zone))
+        local = datetime.fromisoformat(case.instant).astimezone(parse_zone(case.zone))
         what = f"{local:%Y-%m-%d %H:%M} {case.zone}"
     else:
         what = f"{case.day} {case.yuejiang} {case.hour}（{text('history.classical', lang)}）"

@@ -1,5 +1,5 @@
 """Buttons that keep working after a restart: discord.py DynamicItems whose custom_id carries
-everything they need (the case id, a page), registered in ``LiurenBot.setup_hook``.
+everything they need (the case id, a page), registered by the casebook cog's ``cog_load``.
 
 Under a chart: 理由 (the trace), 原文 (every matched line, paged), 前の時 / 次の時 (the same day's
 neighbouring 時 as a new reply, itself a new case) and, for the author, a note (a modal). Also the
@@ -9,7 +9,6 @@ buttons act only for its author; a button on a deleted case answers that the cas
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from collections.abc import Sequence
@@ -18,8 +17,16 @@ from typing import Any, Literal
 import discord
 from discord import ui
 
-from .app import LiurenBot, ReplyError, reply_ephemeral
-from .cases import (
+from bot.core.embeds import clip
+from bot.core.errors import ReplyError, guarded, report
+from bot.core.host import LiurenBot, host_of
+from bot.core.reader import resolve
+from bot.core.send import send_reply
+from bot.core.words import Lang, text
+from bot.store import Case, CaseNote
+from engine import Chart
+
+from .present import (
     NOTE_MAX,
     Scope,
     case_embeds,
@@ -30,16 +37,10 @@ from .cases import (
     load_case,
     neighbour,
     note_lines,
-    options_of,
     picture_for,
-    reader_lang,
     source_pages,
-    wants_image,
     why_text,
 )
-from .embeds import clip, group_messages
-from .i18n import Lang, text
-from .store_casebook import Case, CaseNote
 
 __all__ = [
     "DYNAMIC_ITEMS",
@@ -69,11 +70,6 @@ LABEL_MAX = 80
 MODAL_TITLE_MAX = 45
 
 
-def _bot(interaction: discord.Interaction[Any]) -> LiurenBot | None:
-    client = interaction.client
-    return client if isinstance(client, LiurenBot) else None
-
-
 def _action(value: str) -> Action:
     for action, _, _ in ACTIONS:
         if action == value:
@@ -98,29 +94,17 @@ def case_view(case: Case, lang: Lang) -> ui.View:
 async def send_case(
     interaction: discord.Interaction[Any], case: Case, lang: Lang, *, zone_note: str | None = None,
     image: bool = True, theme: str = "dark", ephemeral: bool = False, notes: Sequence[CaseNote] = (),
+    chart: Chart | None = None,
 ) -> None:
-    """The case's chart as the interaction's reply (followups when it needs more messages), with its
-    picture, its notes and the buttons under it."""
-    chart, embeds = case_embeds(case, lang, zone_note=zone_note)
+    """The case's chart (``chart`` when just cast) as the interaction's reply (followups when it
+    needs more messages), with its picture, its notes and the buttons under it."""
+    chart, embeds = case_embeds(case, lang, zone_note=zone_note, chart=chart)
     if notes:
         body = "\n".join(note_lines(notes, lang))
         # Right under the chart's first embed, so the notes are in the first message with it.
         embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
-    messages = group_messages(embeds)
-    kwargs: dict[str, Any] = {"embeds": messages[0], "ephemeral": ephemeral, "view": case_view(case, lang)}
-    if image:
-        picture = await picture_for(chart, lang, theme)
-        messages[0][0].set_image(url=f"attachment://{picture.filename}")
-        kwargs["file"] = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
-    await interaction.response.send_message(**kwargs)
-    for more in messages[1:]:
-        try:
-            await interaction.followup.send(embeds=more, ephemeral=ephemeral)
-        except discord.HTTPException as refused:
-            # The first message is out; say that the rest is missing rather than end in silence.
-            log.warning("followup of case %s refused (%s %s)", case.id, refused.status, refused.code)
-            await interaction.followup.send(text("error.followup", lang), ephemeral=True)
-            return
+    picture = await picture_for(chart, lang, theme) if image else None
+    await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang))
 
 
 async def write_note(bot: LiurenBot, interaction: discord.Interaction[Any], case: Case, body: str, lang: Lang,
@@ -187,17 +171,16 @@ async def submit_note(bot: LiurenBot, interaction: discord.Interaction[Any]) -> 
     match = NOTE_FORM.fullmatch(str(data.get("custom_id", "")))
     if match is None:
         return False
-    lang = await reader_lang(bot, interaction)
     try:
+        lang = (await resolve(bot, interaction)).lang
         case = await load_case(bot, interaction, match["case"], lang)  # deleted meanwhile?
         if interaction.user.id != case.author_id:
             raise ReplyError(text("case.author_only", lang, id=case.id))
         body = _field_value(data.get("components"), NOTE_FIELD) or ""
         message = await write_note(bot, interaction, case, body, lang)
-    except ReplyError as error:
-        await reply_ephemeral(interaction, error.message)
-        return True
-    await interaction.response.send_message(message, ephemeral=True)
+        await interaction.response.send_message(message, ephemeral=True)
+    except Exception as error:  # the one error path, as for a button (bot.core.errors)
+        await report(interaction, error, f"note form {match['case']}")
     return True
 
 
@@ -217,17 +200,11 @@ class CaseButton(ui.DynamicItem[ui.Button[ui.View]],
                              match: re.Match[str], /) -> CaseButton:
         return cls(_action(match["action"]), match["case"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        if bot is None:
-            return
-        lang = await reader_lang(bot, interaction)
-        try:
-            await self._act(bot, interaction, lang)
-        except ReplyError as error:
-            await reply_ephemeral(interaction, error.message)
-
-    async def _act(self, bot: LiurenBot, interaction: discord.Interaction[Any], lang: Lang) -> None:
+        bot = host_of(interaction)
+        reader = await resolve(bot, interaction, with_profile=self.action in ("prev", "next"))
+        lang = reader.lang
         case = await load_case(bot, interaction, self.case_id, lang)
         if self.action == "note":
             if interaction.user.id != case.author_id:
@@ -243,12 +220,10 @@ class CaseButton(ui.DynamicItem[ui.Button[ui.View]],
             await send_source_page(interaction, case, 0, lang, edit=False)
         else:
             step = -1 if self.action == "prev" else 1
-            profile = await bot.store.profile(interaction.user.id)
             new = neighbour(case, step, interaction.user.id, interaction.guild_id, interaction.channel_id,
-                            profile, bot.clock())
+                            reader.profile, bot.clock())
             saved = await bot.store.add_case(new)
-            image = wants_image(None, await options_of(bot, interaction.guild_id))
-            await send_case(interaction, saved, lang, image=image, ephemeral=saved.private)
+            await send_case(interaction, saved, lang, image=reader.wants_image(), ephemeral=saved.private)
 
 
 async def send_source_page(interaction: discord.Interaction[Any], case: Case, page: int, lang: Lang, *,
@@ -286,16 +261,12 @@ class SourcePage(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:s:(?P<case>[0
                              match: re.Match[str], /) -> SourcePage:
         return cls(match["case"], int(match["page"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        if bot is None:
-            return
-        lang = await reader_lang(bot, interaction)
-        try:
-            case = await load_case(bot, interaction, self.case_id, lang)
-            await send_source_page(interaction, case, self.page, lang, edit=True)
-        except ReplyError as error:
-            await reply_ephemeral(interaction, error.message)
+        bot = host_of(interaction)
+        lang = (await resolve(bot, interaction)).lang
+        case = await load_case(bot, interaction, self.case_id, lang)
+        await send_source_page(interaction, case, self.page, lang, edit=True)
 
 
 def history_view(scope: Scope, page: int, older: bool, lang: Lang) -> ui.View:
@@ -320,16 +291,11 @@ class HistoryPage(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:h:(?P<scope>
                              match: re.Match[str], /) -> HistoryPage:
         return cls("server" if match["scope"] == "server" else "mine", int(match["page"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        if bot is None:
-            return
-        lang = await reader_lang(bot, interaction)
-        try:
-            cases, older = await history_page(bot, interaction, self.scope, self.page, lang)
-        except ReplyError as error:
-            await reply_ephemeral(interaction, error.message)
-            return
+        bot = host_of(interaction)
+        lang = (await resolve(bot, interaction)).lang
+        cases, older = await history_page(bot, interaction, self.scope, self.page, lang)
         await interaction.response.edit_message(embed=history_embed(cases, self.scope, self.page, lang),
                                                 view=history_view(self.scope, self.page, older, lang))
 
@@ -347,14 +313,12 @@ class WipeCases(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:w:(?P<user>\d{
                              match: re.Match[str], /) -> WipeCases:
         return cls(int(match["user"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = _bot(interaction)
-        if bot is None:
-            return
-        lang = await reader_lang(bot, interaction)
+        bot = host_of(interaction)
+        lang = (await resolve(bot, interaction)).lang
         if interaction.user.id != self.user_id:  # the message is ephemeral; this is belt and braces
-            await reply_ephemeral(interaction, text("case.author_only", lang, id="—"))
-            return
+            raise ReplyError(text("case.author_only", lang, id="—"))
         count = await bot.store.delete_user_cases(self.user_id)
         await interaction.response.edit_message(content=text("profile.cases_deleted", lang, count=count),
                                                 view=None)

@@ -18,12 +18,12 @@ from engine import Chart
 from engine.facts import Facts
 from texts import render as chart_text
 from texts.corpus import Unit
-from texts.explain import show
+from texts.explain import chart_name, show
 from texts.lru import LRU
 from texts.present import notes, original, role_label, section_title, shows_translation, translation
 from texts.reading import Reading, Section, read
 
-from .i18n import Lang, gloss, language_of, text
+from .words import Lang, gloss, language_of, text
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 TITLE_MAX = 256
@@ -75,6 +75,15 @@ def clip(value: str, limit: int, mark: str = "…") -> str:
     return value[: max(0, limit - len(mark))] + mark
 
 
+ECHO_MAX = 40
+
+
+def echo(value: str) -> str:
+    """User input repeated in a reply: one line, at most 40 characters, no mention or markdown tricks."""
+    flat = " ".join(value.split()).replace("@", "@\u200b").replace("`", "'")
+    return clip(flat, ECHO_MAX)
+
+
 def split_lines(value: str, limit: int, mark: str) -> list[str]:
     """``value`` in pieces of at most ``limit`` characters, split between lines.
 
@@ -106,15 +115,12 @@ def split_lines(value: str, limit: int, mark: str) -> list[str]:
 
 
 def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
-    """課名 (method and its frame) and the named patterns, in the reader's script; glossed in English."""
+    """課名 (texts.explain.chart_name) and the named patterns, in the reader's script; glossed in English."""
     t = chart.transmissions
-    name = (
-        show(t.method, lang)
-        if t.frame is None or t.frame.name == t.method.name
-        else (f"{show(t.frame, lang)}・{show(t.method, lang)}")
-    )
     parts = {t.method.name, *(() if t.frame is None else (t.frame.name,))}
     held = reading.patterns.held if reading is not None else ()
+    # An English title keeps the name as the seed writes it (伏吟・自信); the gloss after it is the English.
+    name = chart_name(t, "ja" if lang == "en" else lang)
     names = [name, *[show(p.name, lang) for p in held if p.name.name not in parts]]
     if lang == "en":
         names = [gloss(n) for n in names]

@@ -1,4 +1,5 @@
-"""Command options parsed at the boundary, once: a zone, a day pillar, a branch (discord.py Transformers).
+"""Command options parsed at the boundary, once (discord.py Transformers): a zone (ZoneInfo), a day
+pillar, a 月将 or hour branch, a wall time, a channel id.
 
 Each transformer turns the raw option text into a typed value (or a ``ReplyError`` the user can act
 on, in their language) and offers autocomplete, so command bodies only ever see parsed values.
@@ -6,18 +7,20 @@ on, in their language) and offers autocomplete, so command bodies only ever see 
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import time
+from typing import Any, ClassVar
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
 
-from engine.calendar import CalendarError, zone, zone_names
-from engine.symbols import BRANCHES, PILLARS, Pillar
+from engine.symbols import BRANCHES, PILLARS, Branch, Pillar, parse_branch
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
 
-from .app import ReplyError
 from .embeds import clip
-from .i18n import language_of, text
+from .errors import ReplyError
+from .words import language_of, text
+from .zones import parse_time, parse_zone, zone_suggestions
 
 AUTOCOMPLETE_MAX = 25  # Discord's cap on suggestions
 ZONE_MAX = 64  # the longest IANA name is 32 characters; anything past 64 is not a zone
@@ -46,16 +49,31 @@ class ZoneOption(app_commands.Transformer[Any]):
     def max_length(self) -> int:
         return ZONE_MAX
 
-    async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
+    async def transform(self, interaction: discord.Interaction[Any], value: str) -> ZoneInfo:
         try:
-            return zone(value).key
-        except CalendarError:
-            raise ReplyError(text("error.zone", language_of(interaction.locale), zone=_clipped(value))) from None
+            return parse_zone(value)
+        except ValueError:
+            lang = language_of(interaction.locale)
+            raise ReplyError(text(self.error_key, lang, **self.error_values(value))) from None
+
+    error_key = "error.zone"
+
+    def error_values(self, value: str) -> dict[str, str]:
+        return {"zone": _clipped(value)}
 
     async def autocomplete(
         self, interaction: discord.Interaction[Any], value: int | float | str, /
     ) -> list[app_commands.Choice[int | float | str]]:
-        return [app_commands.Choice(name=z, value=z) for z in zone_names(str(value)[:ZONE_MAX], AUTOCOMPLETE_MAX)]
+        return [app_commands.Choice(name=z, value=z) for z in zone_suggestions(str(value)[:ZONE_MAX], AUTOCOMPLETE_MAX)]
+
+
+class ServerZoneOption(ZoneOption):
+    """A zone for a server's settings and schedules (its own wording of the refusal)."""
+
+    error_key = "daily.bad_zone"
+
+    def error_values(self, value: str) -> dict[str, str]:
+        return {"value": clip(value, 80)}
 
 
 def suggest(current: str, names: tuple[str, ...]) -> list[app_commands.Choice[int | float | str]]:
@@ -82,3 +100,71 @@ class PillarOption(app_commands.Transformer[Any]):
         self, interaction: discord.Interaction[Any], value: int | float | str, /
     ) -> list[app_commands.Choice[int | float | str]]:
         return suggest(str(value), PILLAR_NAMES)
+
+
+class _BranchOption(app_commands.Transformer[Any]):
+    """A branch offered as fixed choices (the value is the branch's character)."""
+
+    offered: ClassVar[list[app_commands.Choice[str]]] = []
+
+    @property
+    def choices(self) -> list[app_commands.Choice[int | float | str]]:
+        return [app_commands.Choice(name=c.name, value=c.value) for c in self.offered]
+
+    async def transform(self, interaction: discord.Interaction[Any], value: str) -> Branch:
+        try:
+            return parse_branch(value)
+        except ValueError:
+            raise ReplyError(text("error.pillar", language_of(interaction.locale), day=_clipped(value, 8))) from None
+
+
+class YuejiangOption(_BranchOption):
+    """月将, one of the twelve (offered with the 中気 that brings each)."""
+
+    offered = YUEJIANG_CHOICES
+
+
+class HourOption(_BranchOption):
+    """時支, one of the twelve (offered with its clock hours)."""
+
+    offered = HOUR_CHOICES
+
+
+class TimeOption(app_commands.Transformer[Any]):
+    """A wall-clock time of day, ``HH:MM``."""
+
+    @property
+    def max_length(self) -> int:
+        return 20
+
+    async def transform(self, interaction: discord.Interaction[Any], value: str) -> time:
+        try:
+            return parse_time(value)
+        except ValueError:
+            raise ReplyError(text("daily.bad_time", language_of(interaction.locale), value=clip(value, 40))) from None
+
+
+class ChannelOption(app_commands.Transformer[Any]):
+    """A text/announcement channel option passed as its id, so the command checks it itself.
+
+    discord.py's own channel transformer fails with a generic error when the channel is not in
+    the cache; taking the id lets a command answer "cannot find that channel" instead.
+    """
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text, discord.ChannelType.news]
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> int:
+        return int(value.id) if isinstance(value, discord.abc.Snowflake) else int(value)
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
+    """The interaction's server (guild-only commands; a stale cache is answered as a DM would be)."""
+    if interaction.guild is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild

@@ -1,4 +1,6 @@
-"""The bot's languages: which one a Discord locale reads, its words, and the command translator.
+"""The bot's words: which language a Discord locale reads, the bot's texts, and the command translator.
+
+The one ``text()`` (the bot's own words, ``bot.*`` keys) and the one ``language_of()`` of the bot.
 
 The words are data: ``texts/locales/<lang>/bot.toml`` (keys ``bot.<key>``), loaded and checked with
 every other locale file by ``texts.words`` — every key in ja, en, zh-TW and zh-CN with the same
@@ -11,18 +13,18 @@ translation) is ever quoted.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
 import discord
 from discord import app_commands
 
-from texts.present import shows_translation
-from texts.words import LANGS, Lang, words
-from texts.words import language_of as _language_of_tag
+from texts import words as shared
+from texts.words import LANGS, Lang
 
-__all__ = ["GLOSSES", "LANGS", "TEXTS", "Lang", "Translator", "gloss", "language_of", "ls", "shows_translation",
-           "text"]
+__all__ = ["GLOSSES", "LANGS", "TEXTS", "Lang", "Translator", "as_lang", "gloss", "language_of", "ls", "text",
+           "word"]
 
 # The Discord locales given a translation of their own (the English default serves every other one).
 _BY_LOCALE: dict[str, Lang] = {"ja": "ja", "zh-TW": "zh-TW", "zh-CN": "zh-CN"}
@@ -36,12 +38,20 @@ def language_of(locale: discord.Locale | str | None) -> Lang:
     ``None`` (no locale known, e.g. a scheduled post) reads the project's default, Japanese.
     """
     key = locale.value if isinstance(locale, discord.Locale) else locale
-    return _language_of_tag(key)
+    return shared.language_of(key)
+
+
+def as_lang(value: str | None) -> Lang | None:
+    """A stored language choice (``ja``, ``en``, ``zh-TW``, ``zh-CN``) as a Lang; None for anything else."""
+    for lang in LANGS:
+        if value == lang:
+            return lang
+    return None
 
 
 def _texts() -> Mapping[str, Mapping[Lang, str]]:
     """``bot.toml``'s words by key, each in every language (a read-only view of the loaded words)."""
-    loaded = words()
+    loaded = shared.words()
     keys = [k for k in loaded["ja"] if k.startswith(_PREFIX) and not k.startswith(_GLOSS)]
     return MappingProxyType({
         k.removeprefix(_PREFIX): MappingProxyType({lang: loaded[lang][k] for lang in LANGS}) for k in keys
@@ -52,16 +62,17 @@ TEXTS: Mapping[str, Mapping[Lang, str]] = _texts()
 # Short English glosses of the 課名 words (methods, frames) and the named patterns; they help an
 # English reader remember a name, they are not translations of the text.
 GLOSSES: Mapping[str, str] = MappingProxyType({
-    k.removeprefix(_GLOSS): v for k, v in words()["en"].items() if k.startswith(_GLOSS)
+    k.removeprefix(_GLOSS): v for k, v in shared.words()["en"].items() if k.startswith(_GLOSS)
 })
 
 
 def gloss(name: str) -> str:
-    """``name`` with its English gloss, e.g. ``"反吟・重審 (Reversed Chant · Repeated Scrutiny)"``.
+    """``name`` with its English gloss, e.g. ``"反吟·重審 (Reversed Chant · Repeated Scrutiny)"``.
 
-    Parts without a gloss are left as they are; a name with no glossed part is returned unchanged.
+    Parts (split at ``・`` or ``·``) without a gloss are left as they are; a name with no glossed
+    part is returned unchanged.
     """
-    parts = name.split("・")
+    parts = re.split("[・·]", name)
     glossed = [GLOSSES.get(p, p) for p in parts]
     if glossed == parts:
         return name
@@ -72,6 +83,12 @@ def text(key: str, lang: Lang, /, **values: object) -> str:
     """The bot's word ``key`` in ``lang``, formatted with ``values``; ``KeyError`` for an unknown key."""
     template = TEXTS[key][lang]
     return template.format(**values) if values else template
+
+
+def word(key: str, lang: Lang, /, **values: object) -> str:
+    """A word of the project's shared vocabulary (``texts/locales/<lang>/*.toml`` outside ``bot.``),
+    e.g. ``list.sep`` or ``quiz.choice``: the bot reaches texts' words only through here."""
+    return shared.text(key, lang, **values)
 
 
 def ls(key: str) -> app_commands.locale_str:

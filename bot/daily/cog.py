@@ -1,63 +1,42 @@
-"""/daily set|show|off|now: edit a server's daily-post schedules (a discord.py extension).
+"""/daily set|show|off|now: edit a server's daily-post schedules.
 
-The posting itself is `bot.delivery.Delivery`, held by the bot as ``bot.delivery``; this cog
-validates input at the boundary, stores each schedule with its next due time, and wakes it.
+The posting itself is `bot.daily.delivery.Delivery`, which this cog creates and starts in
+``cog_load`` (and stops in ``cog_unload``) as ``self.delivery``; the commands get their options
+parsed at the boundary, store each schedule with its next due time, and wake the service.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import datetime, time
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
-from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.app import MESSAGE_MAX, LiurenBot, ReplyError, permission_names
-from bot.embeds import clip
-from bot.i18n import Lang, language_of, ls, text
-from bot.schedule import BadRow, Plan, next_post, parse_time, parse_zone, plan_of, zone_suggestions
+from bot.core.embeds import clip
+from bot.core.errors import MESSAGE_MAX, ReplyError, permission_names
+from bot.core.options import ChannelOption, ServerZoneOption, TimeOption, guild_of
+from bot.core.words import Lang, language_of, ls, text
+from bot.core.zones import parse_zone
 from bot.store import ScheduleRow, epoch
 
-__all__ = ["NEEDED", "ChannelOption", "Daily", "guild_of", "setup", "zone_choices"]
+from .delivery import Delivery
+from .schedule import BadRow, Plan, next_post, plan_of
+
+if TYPE_CHECKING:
+    from bot.core.host import LiurenBot
+
+__all__ = ["NEEDED", "Daily"]
 
 # The permissions the bot needs in a target channel; checked by /daily set.
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")  # the post carries the chart's picture
 
 
-def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
-    if interaction.guild is None:  # guild_only makes this a stale-cache corner case
-        raise app_commands.NoPrivateMessage()
-    return interaction.guild
-
-
-async def zone_choices(current: str) -> list[Choice[str]]:
-    return [Choice(name=name, value=name) for name in zone_suggestions(current)]
-
-
-def local_text(instant: datetime, zone: str) -> str:
-    local = instant.astimezone(parse_zone(zone))
+def local_text(instant: datetime, zone: ZoneInfo) -> str:
+    local = instant.astimezone(zone)
     return f"{local:%Y-%m-%d %H:%M %Z}"
-
-
-class ChannelOption(app_commands.Transformer[Any]):
-    """A text/announcement channel option passed as its id, so the command checks it itself.
-
-    discord.py's own channel transformer fails with a generic error when the channel is not in
-    the cache; taking the id lets /daily set answer "cannot find that channel" instead.
-    """
-
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.channel
-
-    @property
-    def channel_types(self) -> list[discord.ChannelType]:
-        return [discord.ChannelType.text, discord.ChannelType.news]
-
-    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> int:
-        return int(value.id) if isinstance(value, discord.abc.Snowflake) else int(value)
 
 
 class Daily(commands.Cog):
@@ -72,8 +51,16 @@ class Daily(commands.Cog):
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
+        self.delivery = Delivery(bot, bot.store, bot.clock, bot.config.delivery, bot.shards_held)
 
-    # Refusals raise bot.app.ReplyError (or a failed permission check): the bot's one tree error
+    async def cog_load(self) -> None:
+        self.delivery.start()
+
+    async def cog_unload(self) -> None:
+        """Stop claiming posts and let those in flight finish (the host closes the store after)."""
+        await self.delivery.stop()
+
+    # Refusals raise bot.core.errors.ReplyError (or a failed permission check): the bot's one tree error
     # handler answers them ephemerally, so no command here can reply twice.
 
     def _postable(self, guild: discord.Guild, channel_id: int, lang: Lang) -> discord.TextChannel:
@@ -101,25 +88,16 @@ class Daily(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         channel: app_commands.Transform[int, ChannelOption],
-        time: app_commands.Range[str, 1, 20],
-        tz: app_commands.Range[str, 1, 64] | None = None,
+        time: app_commands.Transform[time, TimeOption],
+        tz: app_commands.Transform[ZoneInfo, ServerZoneOption] | None = None,
     ) -> None:
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
         store = self.bot.store
-        try:
-            at = parse_time(time)
-        except ValueError:
-            raise ReplyError(text("daily.bad_time", lang, value=clip(time, 40))) from None
-        zone_name = tz if tz is not None else await store.guild_timezone(guild.id)
-        if zone_name is None:
-            raise ReplyError(text("daily.no_zone", lang))
-        try:
-            zone = parse_zone(zone_name)  # validated once, here: the loop trusts stored zones
-        except ValueError:
-            raise ReplyError(text("daily.bad_zone", lang, value=clip(zone_name, 80))) from None
+        at = time
+        zone = tz if tz is not None else await self._server_zone(guild.id, lang)
         target = self._postable(guild, channel, lang)
-        now = self.bot.delivery.now()
+        now = self.delivery.now()
         previous = next((r for r in await store.schedules(guild.id) if r.channel_id == target.id), None)
         # Re-setting keeps the day's record: a channel already posted today is not posted twice.
         last = plan_of(previous) if previous is not None else None
@@ -127,16 +105,22 @@ class Daily(commands.Cog):
         await store.put_schedule(
             guild.id, target.id, f"{at:%H:%M}", zone.key, str(interaction.locale), now, epoch(due.instant), due.day
         )
-        self.bot.delivery.changed()
+        self.delivery.changed()
         reply = text(
             "daily.set", lang, channel=target.mention, time=f"{at:%H:%M}", zone=zone.key,
-            next=local_text(due.instant, zone.key),
+            next=local_text(due.instant, zone),
         )
         await interaction.response.send_message(reply, ephemeral=True)
 
-    @daily_set.autocomplete("tz")
-    async def _set_tz(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
-        return await zone_choices(current)
+    async def _server_zone(self, guild_id: int, lang: Lang) -> ZoneInfo:
+        """The server's zone (/settings timezone), validated when it was set; ReplyError when unset."""
+        name = (await self.bot.store.guild_options(guild_id)).timezone
+        if name is None:
+            raise ReplyError(text("daily.no_zone", lang))
+        try:
+            return parse_zone(name)
+        except ValueError:
+            raise ReplyError(text("daily.bad_zone", lang, value=clip(name, 80))) from None
 
     @daily.command(name="show", description=ls("daily.show.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -147,9 +131,9 @@ class Daily(commands.Cog):
         if not rows:
             await interaction.response.send_message(text("daily.none", lang), ephemeral=True)
             return
-        default = await self.bot.store.guild_timezone(guild.id)
+        default = (await self.bot.store.guild_options(guild.id)).timezone
         lines = [text("daily.show_head", lang, zone=default or text("daily.unset", lang))]
-        now = self.bot.delivery.now()
+        now = self.delivery.now()
         for row in rows:
             lines.extend(self._show_row(row, now, lang))
         await interaction.response.send_message(clip("\n".join(lines), MESSAGE_MAX), ephemeral=True)
@@ -158,14 +142,14 @@ class Daily(commands.Cog):
         plan = plan_of(row)
         mention = f"<#{row.channel_id}>"
         if isinstance(plan, BadRow):
-            self.bot.delivery.report_bad(plan)
+            self.delivery.report_bad(plan)
             return [text("daily.bad_row", lang, id=row.id, channel=mention, problem=plan.problem)]
         due = next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
         last = plan.last_posted.isoformat() if plan.last_posted else text("daily.never", lang)
         lines = [
             text(
                 "daily.show_row", lang, channel=mention, time=f"{plan.at:%H:%M}", zone=plan.zone_name,
-                next="—" if plan.disabled_reason else local_text(due.instant, plan.zone_name), last=last,
+                next="—" if plan.disabled_reason else local_text(due.instant, plan.zone), last=last,
             )
         ]
         if plan.disabled_reason is not None:
@@ -183,7 +167,7 @@ class Daily(commands.Cog):
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
         count = await self.bot.store.delete_schedules(guild.id, channel)
-        self.bot.delivery.changed()
+        self.delivery.changed()
         reply = text("daily.off", lang, count=count) if count else text("daily.off_none", lang)
         await interaction.response.send_message(reply, ephemeral=True)
 
@@ -192,7 +176,7 @@ class Daily(commands.Cog):
     async def daily_now(self, interaction: discord.Interaction[Any]) -> None:
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
-        store, delivery = self.bot.store, self.bot.delivery
+        store, delivery = self.bot.store, self.delivery
         rows = await store.schedules(guild.id)
         if not rows:
             await interaction.response.send_message(text("daily.none", lang), ephemeral=True)
@@ -223,8 +207,3 @@ class Daily(commands.Cog):
             lines.append(line)
         delivery.changed()
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_MAX), ephemeral=True)
-
-
-async def setup(bot: LiurenBot) -> None:
-    """discord.py extension entry point."""
-    await bot.add_cog(Daily(bot))

@@ -1,8 +1,9 @@
 """The daily-post service: a scheduler that leases due schedules and one delivery task per post.
 
-`LiurenBot.setup_hook` creates one `Delivery` and holds it as ``bot.delivery``; the /daily cog
-only edits schedules and wakes it. When posts fall due is decided in bot.schedule (pure); this
-module claims, composes, sends and records them.
+The /daily cog (bot.daily.cog) creates one `Delivery` in ``cog_load`` and stops it in
+``cog_unload``; its commands only edit schedules and wake it. When posts fall due is decided in
+bot.daily.schedule (pure), what a post says in bot.daily.compose; this module claims, sends and
+records them.
 
 The guarantee (docs/admin.md): every scheduled local day is posted once. A claim is a lease
 that expires unless the post is confirmed; every attempt at one day's post carries the same
@@ -15,32 +16,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import itertools
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from pathlib import Path
 from typing import Any, Literal
 
-import aiohttp
 import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
-from bot.embeds import chart_embeds, group_messages
-from bot.i18n import language_of, text
-from bot.schedule import BadRow, Plan, next_post, nonce, parse_zone, plan_of
-from bot.store import Claimed, ScheduleRow, Shards, Store, epoch
-from bot.store_casebook import school_from_json
-from bot.worker import off_loop
-from engine import cast
-from engine.school import DEFAULT_SCHOOL, School
-from texts.picture import Picture, draw
+from bot.core.config import DeliveryConfig
+from bot.core.worker import off_loop
+from bot.core.zones import zone_data_version
+from bot.store import Claimed, Shards, Store, epoch, school_from_json
 
-__all__ = ["Delivery", "DeliveryConfig", "Outcome", "Post", "compose"]
+from .compose import Post, compose
+from .failures import Pace, describe, is_gone, is_transient, may_have_arrived
+from .schedule import BadRow, Plan, due_times, next_post, nonce, plan_of
+
+__all__ = ["Delivery", "Outcome", "compose"]
 
 log = logging.getLogger(__name__)
 
@@ -49,103 +46,6 @@ Outcome = Literal["posted", "found", "rescheduled", "disabled", "retry", "skippe
 ZONE_DATA_KEY = "zone-data"
 PREPARE_PAGE = 2000  # rows per page when due times are (re)computed at start
 LATE = timedelta(minutes=1)  # a post claimed this long after its time searches the channel first
-
-
-@dataclass(frozen=True, slots=True)
-class DeliveryConfig:
-    """How the service paces itself; every field has an operator's default."""
-
-    lease: timedelta = timedelta(minutes=10)  # LIUREN_LEASE_MINUTES: a claim unconfirmed this long is taken over
-    attempts: int = 3  # sends per post and claim before the lease is released for a later retry
-    backoff: tuple[float, ...] = (2.0, 8.0)  # seconds before the 2nd and 3rd attempt
-    retry_after: timedelta = timedelta(seconds=30)  # a released post is due again after this
-    max_in_flight: int = 32  # posts being delivered at once (each its own task)
-    requests_per_second: float = 40.0  # message sends started per second, under Discord's global 50/s
-    stop_grace: float = 10.0  # on shutdown, how long sends in flight may take to finish (s)
-    max_sleep: float = 60.0  # the loop wakes at least this often (a wall-clock jump is noticed)
-    history: int = 50  # recent channel messages searched when taking over an unsure post
-    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep)  # backoff waits (tests record them)
-    heartbeat: Path | None = None  # LIUREN_HEALTH_FILE: touched after every tick (bot.health reads it)
-
-
-@dataclass(frozen=True, slots=True)
-class Post:
-    """A daily post: a header line and the chart's embeds, grouped into Discord-sized messages, and
-    the chart's picture, which the first message uploads and its first embed shows."""
-
-    content: str
-    messages: tuple[tuple[discord.Embed, ...], ...]
-    picture: Picture | None = None
-
-    def file(self) -> discord.File | None:
-        """A fresh upload of the picture (a ``discord.File`` is spent by one request)."""
-        if self.picture is None:
-            return None
-        return discord.File(io.BytesIO(self.picture.png), filename=self.picture.filename, description=self.picture.alt)
-
-
-def compose(at: datetime, zone: str, locale: str, image: bool = True, school: School = DEFAULT_SCHOOL) -> Post:
-    """The chart for `at` in `zone` (cast with the ``school`` options) with its reading and
-    (``image``) its picture, as messages (blocking: run it in a thread)."""
-    chart = cast(at, tz=zone, school=school)
-    local = at.astimezone(parse_zone(zone))
-    lang = language_of(locale)
-    header = text("daily.post_header", lang, date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone)
-    messages = group_messages(chart_embeds(chart, locale=locale))
-    picture = draw(chart, theme="dark", lang=lang) if image else None
-    if picture is not None:
-        messages[0][0].set_image(url=f"attachment://{picture.filename}")
-    return Post(header, tuple(tuple(group) for group in messages), picture)
-
-
-def describe(error: BaseException) -> str:
-    """One line for the log and for /daily show."""
-    if isinstance(error, discord.HTTPException):
-        code = f" (code {error.code})" if error.code else ""
-        return f"{error.status} {error.text or error.response.reason}{code}".strip()
-    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-
-
-def is_transient(error: BaseException) -> bool:
-    if isinstance(error, discord.RateLimited):
-        return True
-    if isinstance(error, discord.HTTPException):
-        return error.status == 429 or error.status >= 500
-    return isinstance(error, aiohttp.ClientError | OSError | asyncio.TimeoutError)
-
-
-def is_gone(error: BaseException) -> bool:
-    """A post to this channel will keep failing until a human acts: deleted or forbidden."""
-    return isinstance(error, discord.NotFound | discord.Forbidden)
-
-
-def may_have_arrived(error: BaseException) -> bool:
-    """Whether Discord may have stored the message although the send failed.
-
-    A 5xx, a timeout or a dropped connection can come after the message was stored; a 4xx
-    (429 included) or a connection that never opened cannot.
-    """
-    if isinstance(error, discord.RateLimited | aiohttp.ClientConnectorError):
-        return False
-    if isinstance(error, discord.HTTPException):
-        return error.status >= 500
-    return True
-
-
-class Pace:
-    """Spaces the starts of message sends (real time): at most `per_second` a second."""
-
-    def __init__(self, per_second: float) -> None:
-        self._interval = 1.0 / per_second
-        self._next = 0.0
-
-    async def wait(self) -> None:
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        start = max(now, self._next)
-        self._next = start + self._interval
-        if start > now:
-            await asyncio.sleep(start - now)
 
 
 @dataclass(slots=True)
@@ -348,10 +248,10 @@ class Delivery:
 
     async def _compose(self, plan: Plan, at: datetime) -> Post:
         """The post with the server's settings (/settings): school, reply language, picture."""
-        options = await self.store.guild_options(plan.guild_id)
+        options = await self.store.guild_options(plan.guild_id)  # the one settings read per post
         locale = options.language or plan.locale
-        return await off_loop(compose, at, plan.zone_name, locale, options.image is not False,
-                                       school_from_json(options.school))
+        return await off_loop(compose, at, plan.zone, locale, options.image is not False,
+                              school_from_json(options.school))
 
     async def _post(self, claimed: Claimed, plan: Plan, day: date, at: datetime, state: _Attempt) -> Outcome:
         token = claimed.token
@@ -496,31 +396,3 @@ class Delivery:
         due = next_post(self.now(), plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
         await self.store.enable(plan.id, epoch(due.instant), due.day)
         self.changed()
-
-
-def due_times(rows: Sequence[ScheduleRow], now: datetime) -> tuple[list[tuple[int, int, date]], list[BadRow]]:
-    """The next due time of each enabled row, and the rows that cannot be read (pure)."""
-    items: list[tuple[int, int, date]] = []
-    bad: list[BadRow] = []
-    for row in rows:
-        if row.disabled_reason is not None:
-            continue
-        plan = plan_of(row)
-        if isinstance(plan, BadRow):
-            bad.append(plan)
-            continue
-        due = next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
-        items.append((plan.id, epoch(due.instant), due.day))
-    return items, bad
-
-
-def zone_data_version() -> str:
-    """What identifies the zone rules in use: the tzdata package's version and the system's."""
-    from importlib import metadata
-
-    parts = []
-    with contextlib.suppress(metadata.PackageNotFoundError):
-        parts.append("tzdata " + metadata.version("tzdata"))
-    with contextlib.suppress(OSError), Path("/usr/share/zoneinfo/tzdata.zi").open(encoding="ascii") as handle:
-        parts.append("system " + handle.readline().strip().removeprefix("# version "))
-    return "; ".join(parts) or "unknown"

@@ -1,70 +1,32 @@
 """When daily posts are due: pure functions over schedules, zones, dates and instants.
 
-Nothing here touches Discord, the database or the clock; the loop in bot.daily feeds in `now`.
+Nothing here touches Discord, the database or the clock; the service (bot.daily.delivery) feeds in `now`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from functools import cache
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
 
-from bot.store import ScheduleRow
-from engine import calendar
+from bot.core.zones import parse_time, parse_zone
+from bot.store import ScheduleRow, epoch
 
 __all__ = [
     "BadRow",
     "Due",
     "Plan",
+    "due_times",
     "held_by",
     "next_post",
     "nonce",
     "occurrence",
     "parse_time",
-    "parse_zone",
     "plan_of",
     "shard_of",
 ]
-
-_HHMM = re.compile(r"(\d{1,2}):(\d{2})")
-
-
-def parse_time(text: str) -> time:
-    """ "HH:MM" (or "H:MM"), 00:00–23:59, as a wall-clock time; ValueError naming the problem."""
-    match = _HHMM.fullmatch(text.strip())
-    if match is None:
-        raise ValueError(f"{text!r} is not a time of the form HH:MM")
-    hour, minute = int(match[1]), int(match[2])
-    if hour > 23 or minute > 59:
-        raise ValueError(f"{text!r} is not a time of day (00:00–23:59)")
-    return time(hour, minute)
-
-
-@cache
-def _zone_names() -> dict[str, str]:
-    """Lower-cased IANA name → canonical spelling, for autocomplete."""
-    return {name.lower(): name for name in available_timezones()}
-
-
-def parse_zone(name: str, *, exact: bool = False) -> ZoneInfo:
-    """The IANA zone called `name`, through the project's one zone parser (engine.calendar.zone).
-
-    `exact` is accepted for old callers and ignored: the parser decides what it forgives.
-    Raises ValueError (engine.calendar.CalendarError) for anything that is not an IANA zone name."""
-    del exact
-    return calendar.zone(name)
-
-
-def zone_suggestions(prefix: str, limit: int = 25) -> tuple[str, ...]:
-    """Zone names containing `prefix` (case-insensitive), shortest first — for autocomplete."""
-    needle = prefix.strip().lower()
-    found = sorted((n for low, n in _zone_names().items() if needle in low), key=lambda n: (len(n), n))
-    return tuple(found[:limit])
-
 
 @dataclass(frozen=True, slots=True)
 class Plan:
@@ -223,3 +185,19 @@ def nonce(schedule_id: int, day: date, part: int = 0) -> str:
     """
     digest = hashlib.sha256(f"liuren:{schedule_id}:{day.isoformat()}:{part}".encode()).digest()
     return str(int.from_bytes(digest[:8], "big") >> 1)
+
+
+def due_times(rows: Sequence[ScheduleRow], now: datetime) -> tuple[list[tuple[int, int, date]], list[BadRow]]:
+    """The next due time of each enabled row, and the rows that cannot be read (pure)."""
+    items: list[tuple[int, int, date]] = []
+    bad: list[BadRow] = []
+    for row in rows:
+        if row.disabled_reason is not None:
+            continue
+        plan = plan_of(row)
+        if isinstance(plan, BadRow):
+            bad.append(plan)
+            continue
+        due = next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
+        items.append((plan.id, epoch(due.instant), due.day))
+    return items, bad

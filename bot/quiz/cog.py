@@ -1,38 +1,41 @@
-"""/quiz start|stop|leaderboard|me: the study quiz in a server's channels (a discord.py extension).
+"""/quiz start|stop|leaderboard|me: the study quiz in a server's channels.
 
 The running of a quiz — asking, revealing when time is up, resuming after a restart — is
-`bot.quiz_service.QuizService`, held by the bot as ``bot.quizzes``; the answer buttons are
-`bot.quiz_buttons.QuizChoice`, registered here as a dynamic item so a press on any question, also
-one posted before a restart, reaches the service. Scores are read from the stored answers.
+`bot.quiz.service.QuizService`, which this cog creates and starts in ``cog_load`` as
+``self.service``; the answer buttons are `bot.quiz.views.QuizChoice`, registered there too as a
+dynamic item so a press on any question, also one posted before a restart, reaches the service.
+Scores are read from the stored answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.core.embeds import clip
+from bot.core.errors import ReplyError, permission_names
+from bot.core.options import guild_of
+from bot.core.reader import resolve
+from bot.core.words import Lang, language_of, ls, text, word
+from bot.store import QuizScore, QuizTopicScore, epoch
 from engine.terms import Frame, Method
 from texts import corpus
 from texts.quiz import Level
 from texts.words import term
-from texts.words import text as words_text
 
-from .app import LiurenBot, ReplyError, permission_names
-from .daily import guild_of
-from .embeds import clip
-from .i18n import Lang, language_of, ls, text
-from .quiz_buttons import QuizChoice
-from .quiz_service import EmptyRound
-from .store import QuizScore, QuizTopicScore, epoch
-from .store_casebook import school_from_json
+from .service import EmptyRound, QuizService
+from .views import QuizChoice
 
-__all__ = ["LEVEL_CHOICES", "Quiz", "setup"]
+if TYPE_CHECKING:
+    from bot.core.host import LiurenBot
+
+__all__ = ["LEVEL_CHOICES", "Quiz"]
 
 LEVEL_CHOICES = [Choice(name=level.value, value=level.value) for level in Level]
 BOARD_SIZE = 10  # members shown per list
@@ -45,7 +48,7 @@ def percent(right: int, asked: int) -> int:
 
 def level_name(level: str, lang: Lang) -> str:
     """A level as the quiz names it (``easy (元首, 重審)``); an unknown stored level as it is."""
-    return words_text(f"quiz.level.{level}", lang) if level in set(Level) else level
+    return word(f"quiz.level.{level}", lang) if level in set(Level) else level
 
 
 def topic_name(topic: str, lang: Lang) -> str:
@@ -80,11 +83,14 @@ class Quiz(commands.Cog):
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
+        self.service = QuizService(bot, bot.store, bot.clock, bot.shards_held)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(QuizChoice)
+        self.service.start()
 
     async def cog_unload(self) -> None:
+        await self.service.stop()
         self.bot.remove_dynamic_items(QuizChoice)
 
     @quiz.command(name="start", description=ls("quiz.start.description"))
@@ -106,14 +112,14 @@ class Quiz(commands.Cog):
         channel_id = interaction.channel_id
         if channel_id is None:
             raise app_commands.NoPrivateMessage()
-        service = self.bot.quizzes
+        service = self.service
         if await self.bot.store.running_quiz(channel_id) is not None:
             raise ReplyError(text("quiz.running", lang))
         try:
             chosen = Level(level)
-            options = await self.bot.store.guild_options(guild.id)  # the server's school casts the quiz too
+            school = (await resolve(self.bot, interaction)).school  # the server's school casts the quiz too
             row = await service.begin(guild.id, channel_id, interaction.user.id, interaction.locale.value, chosen,
-                                      questions, seconds, school=school_from_json(options.school))
+                                      questions, seconds, school=school)
         except (ValueError, EmptyRound):
             raise ReplyError(text("quiz.empty", lang)) from None
         if row is None:  # another start won the race
@@ -137,7 +143,7 @@ class Quiz(commands.Cog):
         if row.user_id != interaction.user.id and not interaction.permissions.manage_messages:
             raise ReplyError(text("quiz.stop_denied", lang))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        if not await self.bot.quizzes.stop_quiz(row, interaction.user.id):
+        if not await self.service.stop_quiz(row, interaction.user.id):
             await interaction.followup.send(text("quiz.none_running", lang), ephemeral=True)
             return
         await interaction.followup.send("⏹", ephemeral=True)
@@ -187,8 +193,3 @@ class Quiz(commands.Cog):
         embed = discord.Embed(title=text("quiz.me_title", lang), description=clip("\n".join(lines), 4096),
                               colour=discord.Colour(0x5865F2))
         await interaction.response.send_message(embed=embed, ephemeral=True)
-
-
-async def setup(bot: LiurenBot) -> None:
-    """discord.py extension entry point."""
-    await bot.add_cog(Quiz(bot))

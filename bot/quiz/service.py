@@ -1,9 +1,9 @@
 """The /quiz service: runs every quiz of the process's guilds, question by question, on the bot's clock.
 
-`LiurenBot.setup_hook` creates one `QuizService` and holds it as ``bot.quizzes``; the /quiz cog
-(bot/quiz.py) starts and stops quizzes through it, the answer buttons (bot/quiz_buttons.py)
-record answers through it. The questions are never stored: a quiz row keeps the level, count,
-seed and school, and ``texts.quiz.make_round`` makes the same round again from them.
+The /quiz cog (bot.quiz.cog) creates one `QuizService` in ``cog_load`` and starts and stops
+quizzes through it; the answer buttons (bot.quiz.views) record answers through it. The questions
+are never stored: a quiz row keeps the level, count, seed and school, and
+``texts.quiz.make_round`` makes the same round again from them.
 
 Everything that matters is in the store, so a restart loses nothing: the current question and its
 deadline, and every answer. At start the service looks at the running quizzes: a question whose
@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import json
 import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
 
 import discord
 from discord.utils import MISSING
 
+from bot.core.words import Lang, language_of, text, word
+from bot.store import QuizAnswer, QuizRow, Shards, Store, epoch, from_epoch, school_from_json, school_json
 from engine.school import DEFAULT_SCHOOL, School
 from texts.quiz import (
     Level,
@@ -41,17 +40,13 @@ from texts.quiz import (
     render_reveal,
     render_score,
 )
-from texts.words import text as words_text
 
-from .i18n import Lang, language_of, text
-from .quiz_buttons import choice_view
-from .store import QuizAnswer, QuizRow, Shards, Store, epoch, from_epoch
+from .views import Answered, choice_view
 
-__all__ = ["Answered", "EmptyRound", "QuizConfig", "QuizService", "school_json"]
+__all__ = ["Answered", "EmptyRound", "QuizConfig", "QuizService"]
 
 log = logging.getLogger(__name__)
 
-Answered = Literal["recorded", "already", "closed"]
 DESCRIPTION_MAX = 4096  # Discord's limit for an embed description
 COLOUR = discord.Colour(0x5865F2)
 
@@ -72,17 +67,9 @@ class QuizConfig:
     max_sleep: float = 30.0  # the loop wakes at least this often (a clock jump is noticed)
 
 
-def school_json(school: School) -> str:
-    """The school as stored with a quiz (its fields as JSON)."""
-    return json.dumps(dataclasses.asdict(school), ensure_ascii=False, sort_keys=True)
-
-
 def _school_of(stored: str) -> School:
     try:
-        fields = json.loads(stored)
-        if not isinstance(fields, dict):
-            raise TypeError("not an object")
-        return School(**fields)
+        return school_from_json(stored)
     except (ValueError, TypeError) as error:
         raise BrokenRound(f"unreadable school {stored!r}: {error}") from None
 
@@ -227,7 +214,7 @@ class QuizService:
         if not await self.store.add_quiz_answer(record):
             return "already", ""
         lang = language_of(row.locale)
-        return "recorded", words_text("quiz.choice", lang, number=choice, choice=render_answer(given, lang))
+        return "recorded", word("quiz.choice", lang, number=choice, choice=render_answer(given, lang))
 
     # -- messages -----------------------------------------------------------------------------
 
@@ -246,7 +233,7 @@ class QuizService:
         the quiz is ended) when the channel cannot be posted to."""
         lang = language_of(row.locale)
         q = (await self.questions(row))[row.question - 1]
-        labels = [words_text("quiz.choice", lang, number=i, choice=render_answer(c, lang))
+        labels = [word("quiz.choice", lang, number=i, choice=render_answer(c, lang))
                   for i, c in enumerate(q.choices, 1)]
         board = render_board(q, lang)
         description = "\n".join((
@@ -254,7 +241,7 @@ class QuizService:
             text("quiz.time", lang, when=f"<t:{row.deadline}:R>"),
         ))
         embed = discord.Embed(
-            title=words_text("quiz.number", lang, number=row.question, count=row.count),
+            title=word("quiz.number", lang, number=row.question, count=row.count),
             description=_clip(description), colour=COLOUR,
         )
         try:
@@ -279,7 +266,7 @@ class QuizService:
             lines.append(text("quiz.nobody", lang))
         lines += ["", render_reveal(q, lang)]
         return discord.Embed(
-            title=words_text("quiz.number", lang, number=row.question, count=row.count),
+            title=word("quiz.number", lang, number=row.question, count=row.count),
             description=_clip("\n".join(lines)), colour=COLOUR,
         )
 

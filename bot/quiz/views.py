@@ -1,29 +1,41 @@
 """The answer buttons of a /quiz question: one button per choice, its quiz, question and choice in
 its ``custom_id`` (``quiz:<quiz id>:<question>:<choice>``).
 
-``QuizChoice`` is a discord.py ``DynamicItem``: the bot registers its template once (bot/quiz.py),
+``QuizChoice`` is a discord.py ``DynamicItem``: the quiz cog registers its template once (``cog_load``),
 so a press is understood from the ``custom_id`` alone — also on a question posted before a
 restart. A press is answered ephemerally, only to the member: recorded, already answered, or closed.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import uuid
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Literal, Protocol, Self, runtime_checkable
 
 import discord
 
-from .i18n import language_of, text
+from bot.core.errors import guarded
+from bot.core.host import host_of
+from bot.core.words import language_of, text
 
-__all__ = ["TEMPLATE", "QuizChoice", "choice_view", "custom_id"]
+Answered = Literal["recorded", "already", "closed"]  # what a press did (each has its reply, quiz.<outcome>)
 
-log = logging.getLogger(__name__)
+__all__ = ["TEMPLATE", "Answered", "QuizChoice", "choice_view", "custom_id"]
 
 TEMPLATE = r"quiz:(?P<quiz>[0-9]+):(?P<question>[0-9]+):(?P<choice>[0-9]+)"
 LABEL_MAX = 80  # Discord's limit for a button label
+
+
+class AnswerService(Protocol):
+    async def answer(self, quiz_id: int, question: int, user_id: int, choice: int) -> tuple[Answered, str]: ...
+
+
+@runtime_checkable
+class Answers(Protocol):
+    """What a press needs of the quiz cog (bot.quiz.cog.Quiz): its service, which records answers."""
+
+    @property
+    def service(self) -> AnswerService: ...
 
 
 def custom_id(quiz_id: int, question: int, choice: int) -> str:
@@ -50,26 +62,14 @@ class QuizChoice(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], tem
         label = item.label if isinstance(item, discord.ui.Button) else None
         return cls(int(match["quiz"]), int(match["question"]), int(match["choice"]), label)
 
+    @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # bot.app imports bot.quiz_service, which imports this module: the bot's class is looked up here.
-        from .app import LiurenBot
-
-        client = interaction.client
         lang = language_of(interaction.locale)
-        if not isinstance(client, LiurenBot):
-            return
-        try:
-            outcome, label = await client.quizzes.answer(
-                self.quiz_id, self.question, interaction.user.id, self.choice
-            )
-            if outcome == "recorded":
-                reply = text("quiz.recorded", lang, choice=label)
-            else:
-                reply = text(f"quiz.{outcome}", lang)
-        except Exception:
-            ref = uuid.uuid4().hex[:8]
-            log.exception("quiz: a button press failed (ref %s)", ref)
-            reply = text("error.internal", lang, ref=ref)
+        quiz = host_of(interaction).get_cog("Quiz")
+        if not isinstance(quiz, Answers):
+            return  # the quiz extension is not loaded: nothing records answers
+        outcome, label = await quiz.service.answer(self.quiz_id, self.question, interaction.user.id, self.choice)
+        reply = text("quiz.recorded", lang, choice=label) if outcome == "recorded" else text(f"quiz.{outcome}", lang)
         await interaction.response.send_message(reply, ephemeral=True)
 
 

@@ -10,29 +10,41 @@ Changing them needs Manage Server.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot.app import LiurenBot, ReplyError
-from bot.cases import as_lang, reader_lang, school_summary
-from bot.daily import guild_of, zone_choices
-from bot.embeds import clip
-from bot.i18n import language_of, ls, text
-from bot.schedule import parse_zone
-from bot.store_casebook import school_from_json, school_json
+from bot.core.options import ServerZoneOption, guild_of
+from bot.core.reader import resolve
+from bot.core.words import Lang, as_lang, language_of, ls, text, word
+from bot.store import school_from_json, school_json
 from engine.school import School
-from texts.words import text as word
 
-__all__ = ["Settings", "setup"]
+if TYPE_CHECKING:
+    from bot.core.host import LiurenBot
+
+__all__ = ["Settings", "school_summary"]
 
 DAY_CHANGE_CHOICES = [Choice(name="23:00 (子初換日)", value="23"), Choice(name="00:00", value="0")]
 NOBLE_CHOICES = [Choice(name="甲牛", value="甲牛"), Choice(name="甲羊", value="甲羊")]
 LANGUAGE_CHOICES = [*(Choice(name=name, value=name) for name in ("ja", "en", "zh-TW", "zh-CN")),
                     Choice(name="client", value="client")]
+
+
+def school_summary(school: School, lang: Lang) -> str:
+    parts = [
+        text("settings.school.day23" if school.day_changes_at_23 else "settings.school.day0", lang),
+        text("settings.school.noble", lang, table=school.noble_table),
+    ]
+    for flag, key in ((school.fuyin_repeat_clash, "fuyin"), (school.shehai_depth_first, "shehai"),
+                      (school.maoxing_by_day, "maoxing")):
+        if flag:
+            parts.append(text(f"settings.school.{key}", lang))
+    return word("list.sep", lang).join(parts)
 
 
 class Settings(commands.Cog):
@@ -52,20 +64,14 @@ class Settings(commands.Cog):
     @app_commands.describe(zone=ls("daily.settings.timezone.zone.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings_timezone(
-        self, interaction: discord.Interaction[Any], zone: app_commands.Range[str, 1, 64]
+        self, interaction: discord.Interaction[Any], zone: app_commands.Transform[ZoneInfo, ServerZoneOption]
     ) -> None:
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
-        try:
-            found = parse_zone(zone)
-        except ValueError:
-            raise ReplyError(text("daily.bad_zone", lang, value=clip(zone, 80))) from None
-        await self.bot.store.set_guild_timezone(guild.id, found.key)
+        found = zone
+        options = await self.bot.store.guild_options(guild.id)
+        await self.bot.store.set_guild_options(guild.id, replace(options, timezone=found.key))
         await interaction.response.send_message(text("daily.zone_set", lang, zone=found.key), ephemeral=True)
-
-    @settings_timezone.autocomplete("zone")
-    async def _zone(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
-        return await zone_choices(current)
 
     @settings.command(name="school", description=ls("settings.school.description"))
     @app_commands.describe(
@@ -84,8 +90,8 @@ class Settings(commands.Cog):
         maoxing_by_day: bool | None = None, reset: bool = False,
     ) -> None:
         guild = guild_of(interaction)
-        lang = await reader_lang(self.bot, interaction)
-        options = await self.bot.store.guild_options(guild.id)
+        reader = await resolve(self.bot, interaction)
+        lang, options = reader.lang, reader.options
         current = School() if reset else school_from_json(options.school)
         school = School(
             day_changes_at_23=current.day_changes_at_23 if day_change is None else day_change != "0",
@@ -116,31 +122,25 @@ class Settings(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings_image(self, interaction: discord.Interaction[Any], on: bool) -> None:
         guild = guild_of(interaction)
-        lang = await reader_lang(self.bot, interaction)
-        options = await self.bot.store.guild_options(guild.id)
+        reader = await resolve(self.bot, interaction)
+        lang, options = reader.lang, reader.options
         await self.bot.store.set_guild_options(guild.id, replace(options, image=on))
         shown = text("settings.on" if on else "settings.off", lang)
         await interaction.response.send_message(text("settings.image_set", lang, value=shown), ephemeral=True)
 
     @settings.command(name="show", description=ls("settings.show.description"))
     async def settings_show(self, interaction: discord.Interaction[Any]) -> None:
-        guild = guild_of(interaction)
-        lang = await reader_lang(self.bot, interaction)
-        options = await self.bot.store.guild_options(guild.id)
-        zone = await self.bot.store.guild_timezone(guild.id)
+        guild_of(interaction)  # guild-only: refuses a DM
+        reader = await resolve(self.bot, interaction)
+        lang, options = reader.lang, reader.options
         chosen = as_lang(options.language)
         language = word("language.name", chosen) if chosen is not None else None
         lines = [
             text("settings.head", lang),
-            text("settings.line.timezone", lang, value=zone or text("daily.unset", lang)),
+            text("settings.line.timezone", lang, value=options.timezone or text("daily.unset", lang)),
             text("settings.line.language", lang, value=language or text("settings.client_language", lang)),
             text("settings.line.image", lang,
                  value=text("settings.off" if options.image is False else "settings.on", lang)),
             text("settings.line.school", lang, value=school_summary(school_from_json(options.school), lang)),
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
-
-
-async def setup(bot: LiurenBot) -> None:
-    """discord.py extension entry point."""
-    await bot.add_cog(Settings(bot))

@@ -7,22 +7,26 @@ offers (with a button) to delete every case the user cast and every note they wr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.casebook.views import wipe_view
+from bot.core.embeds import echo
+from bot.core.errors import ReplyError
+from bot.core.options import ZoneOption
+from bot.core.reader import resolve
+from bot.core.words import Lang, ls, text
+from bot.store import Profile
 from engine.terms import FIRST_YEAR, LAST_YEAR
 
-from .app import LiurenBot, ReplyError
-from .buttons import wipe_view
-from .cases import echo, reader_lang
-from .i18n import Lang, ls, text
-from .options import ZoneOption
-from .store_casebook import Profile
+if TYPE_CHECKING:
+    from bot.core.host import LiurenBot
 
-__all__ = ["BIRTH_YEARS", "Profiles", "setup"]
+__all__ = ["BIRTH_YEARS", "Profiles"]
 
 BIRTH_YEARS = (FIRST_YEAR, LAST_YEAR)  # the years the calendar serves
 SEXES = ("男", "女")
@@ -55,23 +59,24 @@ class Profiles(commands.Cog):
         interaction: discord.Interaction[Any],
         birth_year: app_commands.Range[int, FIRST_YEAR, LAST_YEAR],
         sex: str,
-        zone: app_commands.Transform[str, ZoneOption] | None = None,
+        zone: app_commands.Transform[ZoneInfo, ZoneOption] | None = None,
     ) -> None:
-        lang = await reader_lang(self.bot, interaction)
+        lang = (await resolve(self.bot, interaction)).lang
         if not BIRTH_YEARS[0] <= birth_year <= BIRTH_YEARS[1]:
             raise ReplyError(text("profile.bad_year", lang, year=echo(str(birth_year))))
         if sex not in SEXES:
             raise ReplyError(text("profile.bad_sex", lang, value=echo(sex)))
-        await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, zone))
+        name = zone.key if zone is not None else None
+        await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, name))
         await interaction.response.send_message(
             text("profile.saved", lang, year=birth_year, sex=_sex_name(sex, lang),
-                 zone=zone or text("profile.no_zone", lang)),
+                 zone=name or text("profile.no_zone", lang)),
             ephemeral=True,
         )
 
     @profile.command(name="show", description=ls("profile.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
-        lang = await reader_lang(self.bot, interaction)
+        lang = (await resolve(self.bot, interaction)).lang
         found = await self.bot.store.profile(interaction.user.id)
         if found is None:
             message = text("profile.none", lang)
@@ -82,15 +87,8 @@ class Profiles(commands.Cog):
 
     @profile.command(name="delete", description=ls("profile.delete.description"))
     async def delete(self, interaction: discord.Interaction[Any]) -> None:
-        lang = await reader_lang(self.bot, interaction)
+        lang = (await resolve(self.bot, interaction)).lang
         await self.bot.store.delete_profile(interaction.user.id)
         count = len(await self.bot.store.cases_by_author(interaction.user.id, 0, COUNT_MAX))
         await interaction.response.send_message(text("profile.deleted", lang, count=count),
                                                 view=wipe_view(interaction.user.id, lang), ephemeral=True)
-
-
-async def setup(bot: commands.Bot) -> None:
-    """Extension entry point (``await bot.load_extension("bot.profile")``)."""
-    if not isinstance(bot, LiurenBot):
-        raise TypeError("bot.profile needs the LiurenBot from bot.app (it uses .store)")
-    await bot.add_cog(Profiles(bot))

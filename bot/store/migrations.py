@@ -256,4 +256,20 @@ MIGRATIONS: tuple[Step, ...] = (
                )""",
         ),
     ),
+    Step(
+        "one table of server settings: the zone joins the options (guild_settings is merged, then dropped)",
+        sqlite=(
+            "ALTER TABLE guild_options ADD COLUMN timezone TEXT",
+            # WHERE true: SQLite's parser needs it to tell the upsert from a join condition.
+            "INSERT INTO guild_options (guild_id, timezone) SELECT guild_id, timezone FROM guild_settings "
+            "WHERE true ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone",
+            "DROP TABLE guild_settings",
+        ),
+        postgres=(
+            "ALTER TABLE guild_options ADD COLUMN timezone TEXT",
+            "INSERT INTO guild_options (guild_id, timezone) SELECT guild_id, timezone FROM guild_settings "
+            "WHERE true ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone",
+            "DROP TABLE guild_settings",
+        ),
+    ),
 )

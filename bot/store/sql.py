@@ -1,4 +1,7 @@
-"""SQL shared by both store backends (written with ``?`` placeholders; PostgreSQL swaps in ``%s``)."""
+"""The store's SQL, written once for both dialects (``?`` placeholders; the PostgreSQL driver swaps
+in ``%s``), and the decoders from a fetched row to its value. Only the claim of due rows differs
+by dialect: it lives in the drivers (bot.store.sqlite, bot.store.postgres).
+"""
 
 from __future__ import annotations
 
@@ -6,18 +9,25 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from .store import QuizAnswer, QuizRow, QuizScore, QuizTopicScore, ScheduleRow
+from .values import (
+    Case,
+    CaseNote,
+    GuildOptions,
+    NewCase,
+    Profile,
+    QuizAnswer,
+    QuizRow,
+    QuizScore,
+    QuizTopicScore,
+    ScheduleRow,
+    Shards,
+)
 
 COLUMNS = (
     "id, guild_id, channel_id, post_time, timezone, locale, last_posted, since, disabled_reason, last_error, "
     "due_at, due_day, unsure, message_id"
 )
 
-GUILD_TIMEZONE = "SELECT timezone FROM guild_settings WHERE guild_id = ?"
-SET_GUILD_TIMEZONE = (
-    "INSERT INTO guild_settings (guild_id, timezone) VALUES (?, ?) "
-    "ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone"
-)
 # A row being posted (lease held) keeps its lease and owed day: the post in flight confirms
 # and then schedules from the new settings.
 PUT_SCHEDULE = (
@@ -68,6 +78,14 @@ DUE = (
 # order and the walk stops at the first row of this process's shards.
 NEXT_DUE = "SELECT due_at FROM schedules WHERE due_at IS NOT NULL AND disabled_reason IS NULL"
 NEXT_DUE_ORDER = " ORDER BY due_at LIMIT 1"
+
+
+def shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """A SQL condition (with ``?`` placeholders) keeping the rows of `shards`' guilds."""
+    if shards is None or shards.count <= 1:
+        return "", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND ((guild_id >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
 
 
 def iso(day: date | None) -> str | None:
@@ -179,3 +197,95 @@ def score_of(r: Sequence[Any]) -> QuizScore:
 
 def topic_of(r: Sequence[Any]) -> QuizTopicScore:
     return QuizTopicScore(level=str(r[0]), topic=str(r[1]), right=int(r[2]), asked=int(r[3]), seed=str(r[4]))
+
+
+# -- the casebook, server options, profiles ----------------------------------------------------
+
+CASE_COLUMNS = (
+    "seq, id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, "
+    "question, birth_year, sex, created_at"
+)
+INSERT_CASE = (
+    "INSERT INTO cases (id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, "
+    f"school, question, birth_year, sex, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    f"ON CONFLICT (id) DO NOTHING RETURNING {CASE_COLUMNS}"
+)
+CASE = f"SELECT {CASE_COLUMNS} FROM cases WHERE id = ?"
+BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
+IN_GUILD = (
+    f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND (private = 0 OR author_id = ?) "
+    "ORDER BY seq DESC LIMIT ? OFFSET ?"
+)
+DELETE_CASE_NOTES = "DELETE FROM case_notes WHERE case_id = ?"
+DELETE_CASE = "DELETE FROM cases WHERE id = ?"
+NOTE_COLUMNS = "id, case_id, author_id, body, created_at, edited_at"
+ADD_NOTE = f"INSERT INTO case_notes (case_id, author_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING {NOTE_COLUMNS}"
+EDIT_NOTE = "UPDATE case_notes SET body = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
+GUILD_OPTIONS = "SELECT school, language, image, timezone FROM guild_options WHERE guild_id = ?"
+SET_GUILD_OPTIONS = (
+    "INSERT INTO guild_options (guild_id, school, language, image, timezone) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id) DO UPDATE SET school = excluded.school, language = excluded.language, "
+    "image = excluded.image, timezone = excluded.timezone"
+)
+PROFILE = "SELECT user_id, birth_year, sex, zone FROM profiles WHERE user_id = ?"
+SET_PROFILE = (
+    "INSERT INTO profiles (user_id, birth_year, sex, zone) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex, zone = excluded.zone"
+)
+DELETE_PROFILE = "DELETE FROM profiles WHERE user_id = ?"
+# Every row of a user: their notes (on any case), the notes others left on their cases, their cases.
+DELETE_USER_NOTES = (
+    "DELETE FROM case_notes WHERE author_id = ? OR case_id IN (SELECT id FROM cases WHERE author_id = ?)"
+)
+DELETE_USER_CASES = "DELETE FROM cases WHERE author_id = ?"
+# What makes an emptied SQLite file suspicious (bot.store.sqlite leaves a marker once it is true).
+HOLDS_ROWS = "SELECT 1 FROM schedules UNION ALL SELECT 1 FROM cases LIMIT 1"
+
+
+def notes_of(count: int) -> str:
+    """The notes of `count` cases, by case and then oldest first."""
+    marks = ", ".join("?" for _ in range(count))
+    return f"SELECT {NOTE_COLUMNS} FROM case_notes WHERE case_id IN ({marks}) ORDER BY case_id, id"
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def case_of(r: Sequence[Any]) -> Case:
+    return Case(
+        seq=int(r[0]), id=str(r[1]), guild_id=_opt_int(r[2]), channel_id=_opt_int(r[3]), author_id=int(r[4]),
+        private=bool(r[5]), instant=_opt_str(r[6]), zone=_opt_str(r[7]), day=_opt_str(r[8]),
+        yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=str(r[11]), question=_opt_str(r[12]),
+        birth_year=_opt_int(r[13]), sex=_opt_str(r[14]), created_at=int(r[15]),
+    )
+
+
+def case_params(case_id: str, new: NewCase) -> tuple[Any, ...]:
+    return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), new.instant, new.zone, new.day,
+            new.yuejiang, new.hour, new.school, new.question, new.birth_year, new.sex, new.created_at)
+
+
+def note_of(r: Sequence[Any]) -> CaseNote:
+    return CaseNote(id=int(r[0]), case_id=str(r[1]), author_id=int(r[2]), body=str(r[3]), created_at=int(r[4]),
+                    edited_at=_opt_int(r[5]))
+
+
+def options_of(row: Sequence[Any] | None) -> GuildOptions:
+    if row is None:
+        return GuildOptions()
+    return GuildOptions(school=_opt_str(row[0]), language=_opt_str(row[1]),
+                        image=None if row[2] is None else bool(row[2]), timezone=_opt_str(row[3]))
+
+
+def options_params(guild_id: int, options: GuildOptions) -> tuple[Any, ...]:
+    image = None if options.image is None else int(options.image)
+    return (guild_id, options.school, options.language, image, options.timezone)
+
+
+def profile_of(row: Sequence[Any]) -> Profile:
+    return Profile(int(row[0]), int(row[1]), str(row[2]), _opt_str(row[3]))

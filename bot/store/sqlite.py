@@ -1,5 +1,5 @@
-"""The embedded `Store`: one SQLite file in WAL mode, one connection owned by one worker thread,
-so blocking calls never run on the event loop.
+"""The SQLite driver (the embedded default): one file in WAL mode, one connection owned by one
+worker thread, so blocking calls never run on the event loop.
 
 Before the file is opened it is checked without writing to it: a directory, an unreadable or
 read-only file, a file that is not SQLite, one shorter than its header says (truncated), or an
@@ -14,29 +14,16 @@ import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from . import store_sql as q
+from . import sql as q
+from .driver import Params, Rows
+from .location import Location
 from .migrations import MIGRATIONS, Step
-from .store import (
-    Claimed,
-    Location,
-    QuizAnswer,
-    QuizRow,
-    QuizScore,
-    QuizTopicScore,
-    ScheduleRow,
-    Shards,
-    StoreError,
-    epoch,
-    from_epoch,
-    shard_filter,
-)
-from .store_casebook import SqliteCasebook
+from .values import Claimed, Shards, StoreError
 
-__all__ = ["SqliteStore", "check_file", "connect", "marker_path", "migrate"]
+__all__ = ["SqliteDriver", "check_file", "connect", "marker_path", "migrate"]
 
 T = TypeVar("T")
 
@@ -162,8 +149,8 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-class SqliteStore(SqliteCasebook):
-    """`Store` on one SQLite file. Every call runs on a dedicated single worker thread."""
+class SqliteDriver:
+    """The store's driver on one SQLite file. Every call runs on a dedicated single worker thread."""
 
     def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor, location: Location) -> None:
         self._conn = conn
@@ -182,7 +169,7 @@ class SqliteStore(SqliteCasebook):
         return self._location.path
 
     @classmethod
-    async def open(cls, location: Location) -> SqliteStore:
+    async def open(cls, location: Location) -> SqliteDriver:
         assert location.path is not None
         path = location.path
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="liuren-db")
@@ -205,248 +192,83 @@ class SqliteStore(SqliteCasebook):
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        store = cls(conn, executor, location)
-        await store._run(store._mark_if_used)
-        return store
+        driver = cls(conn, executor, location)
+        await driver.note_used()
+        return driver
 
-    def _mark_if_used(self, conn: sqlite3.Connection) -> None:
-        """Leave the marker once the database holds a schedule or a case (called on the worker thread)."""
-        if self._marked or self._location.is_memory:
-            return
-        if conn.execute("SELECT 1 FROM schedules UNION ALL SELECT 1 FROM cases LIMIT 1").fetchone() is not None:
-            marker_path(self.path).touch()
-            self._marked = True
-
-    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` on the worker thread."""
         if self._closed:
             raise RuntimeError("the store is closed")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, work, self._conn)
 
-    async def guild_timezone(self, guild_id: int) -> str | None:
-        def work(conn: sqlite3.Connection) -> str | None:
-            row = conn.execute(q.GUILD_TIMEZONE, (guild_id,)).fetchone()
-            return None if row is None or row[0] is None else str(row[0])
+    async def note_used(self) -> None:
+        """Leave the marker once the database holds a schedule or a case (so an emptied file is noticed)."""
+        if self._marked or self._location.is_memory:
+            return
 
-        return await self._run(work)
+        def work(conn: sqlite3.Connection) -> bool:
+            return conn.execute(q.HOLDS_ROWS).fetchone() is not None
 
-    async def set_guild_timezone(self, guild_id: int, tz: str) -> None:
-        await self._run(lambda conn: conn.execute(q.SET_GUILD_TIMEZONE, (guild_id, tz)))
+        if await self.run(work):
+            marker_path(self.path).touch()
+            self._marked = True
 
-    async def put_schedule(
-        self,
-        guild_id: int,
-        channel_id: int,
-        post_time: str,
-        timezone: str,
-        locale: str,
-        since: datetime,
-        due_at: int | None,
-        due_day: date | None,
-    ) -> int:
-        stamp = since.astimezone(UTC).isoformat()
+    async def fetch(self, statement: str, params: Params = ()) -> Rows:
+        values = tuple(params)
+        return await self.run(lambda conn: list(conn.execute(statement, values).fetchall()))
 
-        def work(conn: sqlite3.Connection) -> int:
-            row = conn.execute(
-                q.PUT_SCHEDULE, (guild_id, channel_id, post_time, timezone, locale, stamp, due_at, q.iso(due_day))
-            ).fetchone()
-            self._mark_if_used(conn)
-            return int(row[0])
+    async def execute(self, statement: str, params: Params = ()) -> int:
+        values = tuple(params)
+        return await self.run(lambda conn: int(conn.execute(statement, values).rowcount))
 
-        return await self._run(work)
+    async def transaction(self, steps: Sequence[tuple[str, Params]]) -> list[int]:
+        work = list(steps)
+        return await self.run(lambda conn: _in_transaction(conn, lambda: [
+            int(conn.execute(statement, tuple(params)).rowcount) for statement, params in work
+        ]))
 
-    async def schedules(self, guild_id: int | None = None) -> tuple[ScheduleRow, ...]:
-        def work(conn: sqlite3.Connection) -> tuple[ScheduleRow, ...]:
-            cursor = conn.execute(q.ALL) if guild_id is None else conn.execute(q.OF_GUILD, (guild_id,))
-            return tuple(q.row_of(r) for r in cursor.fetchall())
+    async def execute_many(self, statement: str, rows: Sequence[Params]) -> None:
+        values = [tuple(r) for r in rows]
+        await self.run(lambda conn: _in_transaction(conn, lambda: conn.executemany(statement, values)))
 
-        return await self._run(work)
-
-    async def delete_schedules(self, guild_id: int, channel_id: int | None = None) -> int:
-        def work(conn: sqlite3.Connection) -> int:
-            if channel_id is None:
-                return conn.execute(q.DELETE_GUILD, (guild_id,)).rowcount
-            return conn.execute(q.DELETE_CHANNEL, (guild_id, channel_id)).rowcount
-
-        return await self._run(work)
-
-    async def claim_due(
-        self, now: datetime, lease_until: datetime, token: str, shards: Shards | None, limit: int
-    ) -> tuple[Claimed, ...]:
-        where, params = shard_filter(shards)
+    async def claim(self, now: int, until: int, token: str, shards: Shards | None,
+                    limit: int) -> tuple[Claimed, ...]:
+        where, params = q.shard_filter(shards)
         select = q.DUE.format(where=where)
-        until = epoch(lease_until)
 
         def work(conn: sqlite3.Connection) -> tuple[Claimed, ...]:
-            # The write lock is taken before the read, so no other process can claim in between.
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                rows = [q.row_of(r) for r in conn.execute(select, (epoch(now), *params, limit)).fetchall()]
+            def take() -> tuple[Claimed, ...]:
+                rows = [q.row_of(r) for r in conn.execute(select, (now, *params, limit)).fetchall()]
                 conn.executemany(
                     "UPDATE schedules SET due_at = ?, lease_token = ?, unsure = 1 WHERE id = ?",
                     [(until, token, row.id) for row in rows],
                 )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            return tuple(Claimed(row, token, row.unsure) for row in rows)
+                return tuple(Claimed(row, token, row.unsure) for row in rows)
 
-        return await self._run(work)
+            # The write lock is taken before the read, so no other process can claim in between.
+            return _in_transaction(conn, take)
 
-    async def confirm(
-        self, schedule_id: int, token: str, day: date, message_id: int | None, error: str | None,
-        due_at: int | None, due_day: date | None,
-    ) -> bool:
-        params = (day.isoformat(), message_id, error, due_at, q.iso(due_day), schedule_id, token)
-        return bool(await self._run(lambda conn: conn.execute(q.CONFIRM, params).rowcount == 1))
-
-    async def release(self, schedule_id: int, token: str, retry_at: int, error: str | None, unsure: bool) -> None:
-        params = (retry_at, error, int(unsure), schedule_id, token)
-        await self._run(lambda conn: conn.execute(q.RELEASE, params))
-
-    async def reschedule(self, schedule_id: int, due_at: int | None, due_day: date | None,
-                         token: str | None = None) -> None:
-        if token is None:
-            await self._run(lambda conn: conn.execute(q.RESCHEDULE, (due_at, q.iso(due_day), schedule_id)))
-        else:
-            params = (due_at, q.iso(due_day), schedule_id, token)
-            await self._run(lambda conn: conn.execute(q.RESCHEDULE_HELD, params))
-
-    async def schedules_page(self, after_id: int, limit: int) -> tuple[ScheduleRow, ...]:
-        return await self._run(
-            lambda conn: tuple(q.row_of(r) for r in conn.execute(q.PAGE, (after_id, limit)).fetchall())
-        )
-
-    async def unscheduled(self, after_id: int = 0, limit: int | None = None) -> tuple[ScheduleRow, ...]:
-        params = (after_id, q.NO_LIMIT if limit is None else limit)
-        return await self._run(lambda conn: tuple(q.row_of(r) for r in conn.execute(q.UNSCHEDULED, params).fetchall()))
-
-    async def reschedule_many(self, items: Sequence[tuple[int, int | None, date | None]]) -> None:
-        rows = [(due_at, q.iso(day), schedule_id) for schedule_id, due_at, day in items]
-
-        def work(conn: sqlite3.Connection) -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.executemany(q.RESCHEDULE, rows)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-
-        await self._run(work)
-
-    async def next_due(self, shards: Shards | None) -> datetime | None:
-        where, params = shard_filter(shards)
-
-        def work(conn: sqlite3.Connection) -> datetime | None:
-            found = conn.execute(q.NEXT_DUE + where + q.NEXT_DUE_ORDER, params).fetchone()
-            return None if found is None else from_epoch(int(found[0]))
-
-        return await self._run(work)
-
-    async def disable(self, schedule_id: int, reason: str) -> None:
-        await self._run(lambda conn: conn.execute(q.DISABLE, (reason, schedule_id)))
-
-    async def enable(self, schedule_id: int, due_at: int | None, due_day: date | None) -> None:
-        await self._run(lambda conn: conn.execute(q.ENABLE, (due_at, q.iso(due_day), schedule_id)))
-
-    async def note_error(self, schedule_id: int, error: str | None) -> None:
-        await self._run(lambda conn: conn.execute(q.NOTE_ERROR, (error, schedule_id)))
-
-    async def meta(self, key: str) -> str | None:
-        def work(conn: sqlite3.Connection) -> str | None:
-            row = conn.execute(q.META, (key,)).fetchone()
-            return None if row is None else str(row[0])
-
-        return await self._run(work)
-
-    async def set_meta(self, key: str, value: str) -> None:
-        await self._run(lambda conn: conn.execute(q.SET_META, (key, value)))
-
-    # -- the study quiz (/quiz) --
-
-    async def create_quiz(
-        self, guild_id: int, channel_id: int, user_id: int, locale: str, level: str, count: int, seed: int,
-        school: str, seconds: int, deadline: int, now: int,
-    ) -> QuizRow | None:
-        params = (guild_id, channel_id, user_id, locale, level, count, seed, school, seconds, deadline, now)
-
-        def work(conn: sqlite3.Connection) -> QuizRow | None:
-            row = conn.execute(q.CREATE_QUIZ, params).fetchone()
-            return None if row is None else q.quiz_of(row)
-
-        return await self._run(work)
-
-    async def _quizzes(self, statement: str, params: Sequence[object]) -> tuple[QuizRow, ...]:
-        return await self._run(lambda conn: tuple(q.quiz_of(r) for r in conn.execute(statement, params).fetchall()))
-
-    async def quiz(self, quiz_id: int) -> QuizRow | None:
-        found = await self._quizzes(q.QUIZ, (quiz_id,))
-        return found[0] if found else None
-
-    async def running_quiz(self, channel_id: int) -> QuizRow | None:
-        found = await self._quizzes(q.RUNNING_QUIZ, (channel_id,))
-        return found[0] if found else None
-
-    async def running_quizzes(self, shards: Shards | None) -> tuple[QuizRow, ...]:
-        where, params = shard_filter(shards)
-        return await self._quizzes(q.RUNNING_QUIZZES.format(where=where), params)
-
-    async def due_quizzes(self, now: int, shards: Shards | None) -> tuple[QuizRow, ...]:
-        where, params = shard_filter(shards)
-        return await self._quizzes(q.DUE_QUIZZES.format(where=where), (now, *params))
-
-    async def next_quiz_deadline(self, shards: Shards | None) -> int | None:
-        where, params = shard_filter(shards)
-
-        def work(conn: sqlite3.Connection) -> int | None:
-            found = conn.execute(q.NEXT_QUIZ_DEADLINE.format(where=where), params).fetchone()
-            return None if found is None else int(found[0])
-
-        return await self._run(work)
-
-    async def set_quiz_message(self, quiz_id: int, question: int, message_id: int) -> None:
-        await self._run(lambda conn: conn.execute(q.SET_QUIZ_MESSAGE, (message_id, quiz_id, question)))
-
-    async def advance_quiz(self, quiz_id: int, question: int, deadline: int) -> bool:
-        params = (deadline, quiz_id, question)
-        return bool(await self._run(lambda conn: conn.execute(q.ADVANCE_QUIZ, params).rowcount == 1))
-
-    async def end_quiz(self, quiz_id: int, status: str, now: int) -> bool:
-        params = (status, now, quiz_id)
-        return bool(await self._run(lambda conn: conn.execute(q.END_QUIZ, params).rowcount == 1))
-
-    async def add_quiz_answer(self, answer: QuizAnswer) -> bool:
-        params = q.answer_params(answer)
-        return bool(await self._run(lambda conn: conn.execute(q.ADD_QUIZ_ANSWER, params).rowcount == 1))
-
-    async def quiz_answers(self, quiz_id: int, question: int | None = None) -> tuple[QuizAnswer, ...]:
-        statement = q.QUIZ_ANSWERS if question is None else q.QUIZ_ANSWERS_TO
-        params = (quiz_id,) if question is None else (quiz_id, question)
-        return await self._run(lambda conn: tuple(q.answer_of(r) for r in conn.execute(statement, params).fetchall()))
-
-    async def quiz_scores(self, guild_id: int, level: str | None, since: int | None,
-                          limit: int) -> tuple[QuizScore, ...]:
-        statement, params = q.quiz_scores_query(level, since)
-        values = (guild_id, *params, limit)
-        return await self._run(lambda conn: tuple(q.score_of(r) for r in conn.execute(statement, values).fetchall()))
-
-    async def quiz_topics(self, guild_id: int, user_id: int) -> tuple[QuizTopicScore, ...]:
-        params = (guild_id, user_id)
-        return await self._run(
-            lambda conn: tuple(q.topic_of(r) for r in conn.execute(q.QUIZ_TOPICS, params).fetchall())
-        )
+        return await self.run(work)
 
     async def close(self) -> None:
         if self._closed:
             return
-
-        def work(conn: sqlite3.Connection) -> None:
-            conn.close()
-
         try:
-            await self._run(work)
+            await self.run(lambda conn: conn.close())
         finally:
             self._closed = True
             self._executor.shutdown(wait=True)
+
+
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
+    """``work()`` inside BEGIN IMMEDIATE … COMMIT (rolled back if it raises)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work()
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return result

@@ -1,49 +1,43 @@
-"""Persistent bot state: per-server settings and daily-post schedules, behind one `Store` protocol.
+"""The store's values: typed rows as stored, the few conversions they need, and the store's one error.
 
-Two backends implement it: `bot.store_sqlite.SqliteStore` (the embedded default, one file) and
-`bot.store_postgres.PostgresStore` (for bots run as several processes on several machines).
-`open_store(location)` picks one from `LIUREN_DB`: a ``postgresql://`` URL, or a file path.
-
-A schedule's delivery state lives in three columns the scheduler reads through an index:
-``due_at`` (epoch seconds, UTC) is when the row next needs attention — its next post, or the
-end of a lease while a process is posting it; ``lease_token`` names the process holding it;
-``unsure`` says a send for the day may already have reached Discord, so whoever posts next
-must look in the channel first. A tick reads only rows with ``due_at <= now``.
+Every value is a frozen dataclass read back exactly as written; text fields a schedule's loop
+must trust are validated later (bot.daily.schedule.plan_of), so a bad row is reported, never
+dropped here. ``school_json`` is the one stored form of the school options (cases, quizzes and
+server options all keep it).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Collection, Sequence
+import json
+import secrets
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
-from pathlib import Path
-from typing import Protocol
+from datetime import UTC, datetime
 
-import platformdirs
-
-from .store_casebook import Case, CaseNote, GuildOptions, NewCase, Profile
+from engine.school import School
 
 __all__ = [
-    "APP_NAME",
+    "CASE_ID_ALPHABET",
+    "Case",
+    "CaseNote",
     "Claimed",
-    "Location",
+    "GuildOptions",
+    "NewCase",
+    "Profile",
     "QuizAnswer",
     "QuizRow",
     "QuizScore",
     "QuizTopicScore",
     "ScheduleRow",
     "Shards",
-    "Store",
     "StoreError",
-    "default_location",
     "epoch",
     "from_epoch",
-    "open_store",
+    "held",
+    "new_case_id",
+    "normalize_case_id",
+    "school_from_json",
+    "school_json",
 ]
-
-APP_NAME = "liuren"
-DB_FILE = "liuren.sqlite3"
 
 
 class StoreError(RuntimeError):
@@ -73,9 +67,52 @@ class Shards:
         return (guild_id >> 22) % self.count in self.ids
 
 
+def held(ids: tuple[int, ...] | list[int] | None, count: int | None) -> Shards | None:
+    """The Shards of a process running `ids` of `count` (None: one process holds every guild)."""
+    if not count or count <= 1 or ids is None:
+        return None
+    return Shards(count, tuple(sorted(ids)))
+
+
+# -- the school options, as stored --------------------------------------------------------------
+
+
+def school_json(school: School) -> str:
+    """The school options as stored (every option, so later defaults cannot change a stored one)."""
+    return json.dumps({
+        "day_changes_at_23": school.day_changes_at_23,
+        "noble_table": school.noble_table,
+        "fuyin_repeat_clash": school.fuyin_repeat_clash,
+        "shehai_depth_first": school.shehai_depth_first,
+        "maoxing_by_day": school.maoxing_by_day,
+    }, ensure_ascii=False, sort_keys=True)
+
+
+def school_from_json(value: str | None) -> School:
+    """The stored options back; an option missing from the text takes today's default.
+    ValueError for text that is not a JSON object."""
+    if not value:
+        return School()
+    data = json.loads(value)
+    if not isinstance(data, dict):
+        raise ValueError(f"stored school options are not an object: {value!r}")
+    base = School()
+    noble = data.get("noble_table", base.noble_table)
+    return School(
+        day_changes_at_23=bool(data.get("day_changes_at_23", base.day_changes_at_23)),
+        noble_table="甲羊" if noble == "甲羊" else "甲牛",
+        fuyin_repeat_clash=bool(data.get("fuyin_repeat_clash", base.fuyin_repeat_clash)),
+        shehai_depth_first=bool(data.get("shehai_depth_first", base.shehai_depth_first)),
+        maoxing_by_day=bool(data.get("maoxing_by_day", base.maoxing_by_day)),
+    )
+
+
+# -- daily posts --------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class ScheduleRow:
-    """One schedule exactly as stored; text fields are unvalidated (see bot.schedule.plan_of)."""
+    """One schedule exactly as stored; text fields are unvalidated (see bot.daily.schedule.plan_of)."""
 
     id: int
     guild_id: int
@@ -102,9 +139,12 @@ class Claimed:
     was_unsure: bool
 
 
+# -- the study quiz -----------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class QuizRow:
-    """One /quiz round as stored; bot.quiz_service rebuilds its questions from level, count, seed
+    """One /quiz round as stored; bot.quiz.service rebuilds its questions from level, count, seed
     and school (texts.quiz.make_round is deterministic)."""
 
     id: int
@@ -115,7 +155,7 @@ class QuizRow:
     level: str
     count: int
     seed: int
-    school: str  # JSON of engine.school.School's fields
+    school: str  # school_json(...)
     seconds: int  # time to answer each question
     question: int  # the question being asked, 1-based
     deadline: int  # epoch seconds when the current question is revealed
@@ -160,301 +200,102 @@ class QuizTopicScore:
     seed: str
 
 
-class Store(Protocol):
-    """What the bot needs from storage. Every method is safe to call from the event loop."""
+# -- the casebook, server options, profiles -------------------------------------------------------
 
-    @property
-    def location(self) -> Location:
-        """Where the data lives (printed at start; the command-sync state is kept beside it)."""
-        ...
+# Crockford's base32: no I, L, O, U, so an id read aloud or retyped is not misread.
+CASE_ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+CASE_ID_LENGTH = 6
 
-    async def guild_timezone(self, guild_id: int) -> str | None:
-        """The server's default IANA zone, or None when unset."""
-        ...
 
-    async def set_guild_timezone(self, guild_id: int, tz: str) -> None:
-        """Set the server's default zone (the caller validates the name)."""
-        ...
+def new_case_id() -> str:
+    """A random 6-character base32 id (30 bits: a clash is retried by the store)."""
+    return "".join(secrets.choice(CASE_ID_ALPHABET) for _ in range(CASE_ID_LENGTH))
 
-    async def put_schedule(
-        self,
-        guild_id: int,
-        channel_id: int,
-        post_time: str,
-        timezone: str,
-        locale: str,
-        since: datetime,
-        due_at: int | None,
-        due_day: date | None,
-    ) -> int:
-        """Create or replace the channel's schedule with its next due time; re-enables it and keeps
-        last_posted. A row being posted right now keeps its lease. Returns the id."""
-        ...
 
-    async def schedules(self, guild_id: int | None = None) -> tuple[ScheduleRow, ...]:
-        """All schedules (of one server, if given), bad rows included, ordered by id."""
-        ...
-
-    async def schedules_page(self, after_id: int, limit: int) -> tuple[ScheduleRow, ...]:
-        """Up to `limit` schedules with ids above `after_id`, ordered by id (to walk every row)."""
-        ...
-
-    async def delete_schedules(self, guild_id: int, channel_id: int | None = None) -> int:
-        """Delete the server's schedules (only the channel's, if given); returns how many."""
-        ...
-
-    async def claim_due(
-        self, now: datetime, lease_until: datetime, token: str, shards: Shards | None, limit: int
-    ) -> tuple[Claimed, ...]:
-        """Lease up to `limit` enabled rows with due_at <= now (of `shards`' guilds): each is
-        returned to exactly one caller, and becomes due again at `lease_until` unless confirmed
-        or released. Reads only due rows (an index range)."""
-        ...
-
-    async def confirm(
-        self, schedule_id: int, token: str, day: date, message_id: int | None, error: str | None,
-        due_at: int | None, due_day: date | None,
-    ) -> bool:
-        """The post for `day` is done (or deliberately given up): record it and the next due time.
-        False when the lease was no longer ours (nothing changed)."""
-        ...
-
-    async def release(self, schedule_id: int, token: str, retry_at: int, error: str | None, unsure: bool) -> None:
-        """Give the lease back, due again at `retry_at`; `unsure` False only when nothing was sent."""
-        ...
-
-    async def reschedule(self, schedule_id: int, due_at: int | None, due_day: date | None,
-                         token: str | None = None) -> None:
-        """Set the next due time (with `token`: only while our lease holds)."""
-        ...
-
-    async def unscheduled(self, after_id: int = 0, limit: int | None = None) -> tuple[ScheduleRow, ...]:
-        """Enabled rows with no due time (rows from before due times were stored, or bad rows),
-        with ids above `after_id`, at most `limit`, ordered by id."""
-        ...
-
-    async def reschedule_many(self, items: Sequence[tuple[int, int | None, date | None]]) -> None:
-        """`reschedule` for many (id, due_at, due_day) at once; rows under lease are left alone."""
-        ...
-
-    async def next_due(self, shards: Shards | None) -> datetime | None:
-        """The earliest due_at among enabled rows of `shards`' guilds (an index lookup)."""
-        ...
-
-    async def disable(self, schedule_id: int, reason: str) -> None:
-        """Stop posting for the schedule, keeping the reason for /daily show."""
-        ...
-
-    async def enable(self, schedule_id: int, due_at: int | None, due_day: date | None) -> None:
-        """Clear a disabled reason (e.g. after a successful test post) and schedule it again."""
-        ...
-
-    async def note_error(self, schedule_id: int, error: str | None) -> None:
-        """Record (or clear, with None) the last delivery error without disabling."""
-        ...
-
-    async def meta(self, key: str) -> str | None:
-        """A small stored fact (e.g. the zone data the due times were computed with)."""
-        ...
-
-    async def set_meta(self, key: str, value: str) -> None:
-        ...
-
-    # -- the study quiz (/quiz) --
-
-    async def create_quiz(
-        self, guild_id: int, channel_id: int, user_id: int, locale: str, level: str, count: int, seed: int,
-        school: str, seconds: int, deadline: int, now: int,
-    ) -> QuizRow | None:
-        """Start a quiz at question 1, due at `deadline`; None when the channel has a running quiz."""
-        ...
-
-    async def quiz(self, quiz_id: int) -> QuizRow | None:
-        ...
-
-    async def running_quiz(self, channel_id: int) -> QuizRow | None:
-        """The channel's running quiz, if any (there is at most one)."""
-        ...
-
-    async def running_quizzes(self, shards: Shards | None) -> tuple[QuizRow, ...]:
-        """Every running quiz of `shards`' guilds, ordered by id."""
-        ...
-
-    async def due_quizzes(self, now: int, shards: Shards | None) -> tuple[QuizRow, ...]:
-        """Running quizzes (of `shards`' guilds) whose deadline is at or before `now`, earliest first."""
-        ...
-
-    async def next_quiz_deadline(self, shards: Shards | None) -> int | None:
-        """The earliest deadline among running quizzes of `shards`' guilds."""
-        ...
-
-    async def set_quiz_message(self, quiz_id: int, question: int, message_id: int) -> None:
-        """Record the message that asks `question` (ignored once the quiz has moved on)."""
-        ...
-
-    async def advance_quiz(self, quiz_id: int, question: int, deadline: int) -> bool:
-        """Move a running quiz from `question` to the next, due at `deadline`; False (nothing
-        changed) when it is not running or not at `question` (someone else moved it)."""
-        ...
-
-    async def end_quiz(self, quiz_id: int, status: str, now: int) -> bool:
-        """End a running quiz with `status` (done, stopped, ended); False when it was not running."""
-        ...
-
-    async def add_quiz_answer(self, answer: QuizAnswer) -> bool:
-        """Record a member's answer; False when they had answered this question already."""
-        ...
-
-    async def quiz_answers(self, quiz_id: int, question: int | None = None) -> tuple[QuizAnswer, ...]:
-        """The quiz's answers (to one question, if given), in the order they were given."""
-        ...
-
-    async def quiz_scores(self, guild_id: int, level: str | None, since: int | None,
-                          limit: int) -> tuple[QuizScore, ...]:
-        """The server's best members (of one level, answers since `since`, if given): most right
-        first, then fewer answers, then user id."""
-        ...
-
-    async def quiz_topics(self, guild_id: int, user_id: int) -> tuple[QuizTopicScore, ...]:
-        """A member's answers in the server by level and topic, ordered by level and topic."""
-        ...
-
-    # -- the casebook (/case, /history), server options, profiles (bot.store_casebook) --
-
-    async def add_case(self, new: NewCase) -> Case:
-        """Record a cast under a new random id (a clash is retried); returns it as stored."""
-        ...
-
-    async def case(self, case_id: str) -> Case | None:
-        ...
-
-    async def cases_by_author(self, author_id: int, offset: int, limit: int) -> tuple[Case, ...]:
-        """The author's cases, newest first (index cases_author)."""
-        ...
-
-    async def cases_in_guild(self, guild_id: int, viewer_id: int, offset: int, limit: int) -> tuple[Case, ...]:
-        """The server's cases `viewer_id` may see (not private, or theirs), newest first (index cases_guild)."""
-        ...
-
-    async def delete_case(self, case_id: str) -> bool:
-        """Delete a case and its notes (one transaction); False when there was no such case."""
-        ...
-
-    async def add_note(self, case_id: str, author_id: int, body: str, at: int) -> CaseNote:
-        ...
-
-    async def edit_note(self, note_id: int, case_id: str, author_id: int, body: str, at: int) -> bool:
-        """Replace a note's text; only its author's, on that case (False: nothing changed)."""
-        ...
-
-    async def case_notes(self, case_ids: Sequence[str]) -> tuple[CaseNote, ...]:
-        """The notes of these cases, by case and then oldest first."""
-        ...
-
-    async def guild_options(self, guild_id: int) -> GuildOptions:
-        ...
-
-    async def set_guild_options(self, guild_id: int, options: GuildOptions) -> None:
-        ...
-
-    async def profile(self, user_id: int) -> Profile | None:
-        ...
-
-    async def set_profile(self, profile: Profile) -> None:
-        ...
-
-    async def delete_profile(self, user_id: int) -> bool:
-        ...
-
-    async def delete_user_cases(self, user_id: int) -> int:
-        """Delete every case the user authored, the notes on them and every note the user wrote;
-        returns how many cases (one transaction)."""
-        ...
-
-    async def close(self) -> None:
-        """Release the connection(s); further calls fail."""
-        ...
+def normalize_case_id(value: str) -> str | None:
+    """A typed id in its stored form (upper case, Crockford's look-alikes mapped), or None."""
+    cleaned = value.strip().lstrip("#").upper().replace("O", "0").replace("I", "1").replace("L", "1")
+    if len(cleaned) != CASE_ID_LENGTH or any(c not in CASE_ID_ALPHABET for c in cleaned):
+        return None
+    return cleaned
 
 
 @dataclass(frozen=True, slots=True)
-class Location:
-    """Where the store is: a SQLite file (`path`) or a PostgreSQL server (`url`)."""
+class NewCase:
+    """A cast to record: an instant (ISO UTC) and zone, or the classical day, 月将 and hour."""
 
-    path: Path | None = None
-    url: str | None = None
-
-    @property
-    def is_postgres(self) -> bool:
-        return self.url is not None
-
-    @property
-    def is_memory(self) -> bool:
-        return self.path is not None and str(self.path) == ":memory:"
-
-    def describe(self) -> str:
-        """For the start-up line: the file, or the server without its password."""
-        if self.url is not None:
-            from urllib.parse import urlsplit
-
-            parts = urlsplit(self.url)
-            host = parts.hostname or "localhost"
-            port = f":{parts.port}" if parts.port else ""
-            user = f"{parts.username}@" if parts.username else ""
-            return f"postgresql://{user}{host}{port}{parts.path}"
-        return str(self.path)
-
-    def state_dir(self) -> Path | None:
-        """Where small files belonging to this store go (None for an in-memory database)."""
-        if self.is_memory:
-            return None
-        if self.path is not None:
-            return self.path.parent
-        return platformdirs.user_state_path(APP_NAME)
-
-    @classmethod
-    def parse(cls, value: str | os.PathLike[str]) -> Location:
-        text = os.fspath(value)
-        if text.startswith(("postgresql://", "postgres://")):
-            return cls(url=text)
-        return cls(path=Path(text))
+    guild_id: int | None
+    channel_id: int | None
+    author_id: int
+    private: bool
+    instant: str | None
+    zone: str | None
+    day: str | None
+    yuejiang: str | None
+    hour: str | None
+    school: str  # school_json(...)
+    question: str | None
+    birth_year: int | None
+    sex: str | None
+    created_at: int  # epoch seconds
 
 
-def default_location(environ: dict[str, str] | None = None) -> Location:
-    """$LIUREN_DB (a file path or postgresql:// URL), else liuren.sqlite3 in the user's data directory."""
-    env = os.environ if environ is None else environ
-    value = env.get("LIUREN_DB", "").strip()
-    if value:
-        return Location.parse(value)
-    return Location(path=platformdirs.user_data_path(APP_NAME) / DB_FILE)
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A recorded cast with its id (``seq`` orders cases, newest highest)."""
+
+    seq: int
+    id: str
+    guild_id: int | None
+    channel_id: int | None
+    author_id: int
+    private: bool
+    instant: str | None
+    zone: str | None
+    day: str | None
+    yuejiang: str | None
+    hour: str | None
+    school: str
+    question: str | None
+    birth_year: int | None
+    sex: str | None
+    created_at: int
+
+    def visible_to(self, user_id: int, guild_id: int | None) -> bool:
+        """The author always; a server's members (asking in that server) when it is not private."""
+        if self.author_id == user_id:
+            return True
+        return not self.private and self.guild_id is not None and self.guild_id == guild_id
 
 
-def shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
-    """A SQL condition (with ``?`` placeholders) keeping the rows of `shards`' guilds."""
-    if shards is None or shards.count <= 1:
-        return "", ()
-    marks = ", ".join("?" for _ in shards.ids)
-    return f" AND ((guild_id >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+@dataclass(frozen=True, slots=True)
+class CaseNote:
+    """A note on a case (the outcome, 応験); editable by its author."""
+
+    id: int
+    case_id: str
+    author_id: int
+    body: str
+    created_at: int
+    edited_at: int | None
 
 
-def held(ids: Collection[int] | None, count: int | None) -> Shards | None:
-    """The Shards of a process running `ids` of `count` (None: one process holds every guild)."""
-    if not count or count <= 1 or ids is None:
-        return None
-    return Shards(count, tuple(sorted(ids)))
+@dataclass(frozen=True, slots=True)
+class GuildOptions:
+    """A server's settings, one row; ``None`` means not set (the bot's zone, the school's
+    defaults, the reader's locale, the picture on)."""
+
+    school: str | None = None  # school_json(...)
+    language: str | None = None  # ja, en, zh-TW or zh-CN
+    image: bool | None = None
+    timezone: str | None = None  # IANA name, validated when set
 
 
-async def open_store(location: Location | str | os.PathLike[str] | None = None) -> Store:
-    """Open (creating and migrating as needed) the store; None → `default_location()`.
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A user's birth data (本命/行年) and, optionally, the zone their casts default to."""
 
-    Raises StoreError with one line naming the database and what to do when it cannot be used.
-    """
-    where = default_location() if location is None else (
-        location if isinstance(location, Location) else Location.parse(location)
-    )
-    if where.url is not None:
-        from .store_postgres import PostgresStore
-
-        return await PostgresStore.open(where)
-    from .store_sqlite import SqliteStore
-
-    return await SqliteStore.open(where)
+    user_id: int
+    birth_year: int
+    sex: str  # 男 or 女
+    zone: str | None = None

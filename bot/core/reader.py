@@ -1,0 +1,109 @@
+"""Who is reading: the reader's language, the server's settings, their profile and the zone a cast
+is made in, with where the zone came from — resolved once per interaction.
+
+``resolve`` reads the server's settings row once and (when asked) the profile once, parses the
+zone once, and keeps the result on the interaction (``interaction.extras``), so a command, its
+buttons' error path and its helpers never read or parse them again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo
+
+import discord
+
+from bot.store import GuildOptions, Profile, school_from_json
+from engine.school import School
+from engine.terms import FIRST_YEAR, LAST_YEAR
+from texts.when import ACCEPTED_FORMS, WhenError, parse_when
+
+from .errors import ReplyError
+from .words import Lang, as_lang, language_of, text
+from .zones import parse_zone
+
+if TYPE_CHECKING:
+    from .host import LiurenBot
+
+__all__ = ["Reader", "ZoneSource", "resolve", "when_error_text"]
+
+ZoneSource = Literal["given", "profile", "server", "bot"]
+_KEY = "liuren.reader"
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """The reader of one interaction and the settings that apply to them."""
+
+    lang: Lang
+    options: GuildOptions
+    profile: Profile | None
+    zone: ZoneInfo
+    zone_source: ZoneSource
+    profile_read: bool = False  # whether `profile` was looked up (None then means: no profile)
+
+    @property
+    def school(self) -> School:
+        """The server's school options (the defaults outside a server)."""
+        return school_from_json(self.options.school)
+
+    def zone_note(self) -> str:
+        """Where the zone came from, in the reader's words (shown beside the zone)."""
+        return text(f"embed.zone.{self.zone_source}", self.lang)
+
+    def wants_image(self, option: bool | None = None) -> bool:
+        """The command's own choice, else the server's (attached unless the server turned it off)."""
+        return option if option is not None else self.options.image is not False
+
+    def moment(self, when: str, now: datetime) -> datetime:
+        """The moment ``when`` names in the reader's zone; ReplyError naming every accepted form."""
+        try:
+            return parse_when(when[:100], self.zone, now)
+        except WhenError as error:
+            raise ReplyError(when_error_text(error, self.lang)) from None
+
+
+def when_error_text(error: WhenError, locale: discord.Locale | str) -> str:
+    """The reply to a moment that cannot be read: why, and every accepted form."""
+    lang = language_of(locale)
+    if error.reason == "zone":
+        return text("error.zone", lang, zone=error.text[:40])
+    return text(
+        "error.when", lang, text=error.text[:60], why=text(f"error.when.{error.reason}", lang),
+        forms=" / ".join(f"`{f}`" for f in ACCEPTED_FORMS), first=FIRST_YEAR, last=LAST_YEAR,
+    )
+
+
+async def resolve(bot: LiurenBot, interaction: discord.Interaction[Any], *, tz: ZoneInfo | None = None,
+                  with_profile: bool = False) -> Reader:
+    """The interaction's reader (cached on it): the server's reply language when it set one, else
+    the reader's own Discord language; the zone from the option, the profile, the server, or the bot."""
+    found = interaction.extras.get(_KEY)
+    if isinstance(found, Reader) and (found.profile_read or not with_profile) and tz is None:
+        return found
+    options = GuildOptions() if interaction.guild_id is None else await bot.store.guild_options(interaction.guild_id)
+    profile = await bot.store.profile(interaction.user.id) if with_profile else None
+    chosen = as_lang(options.language)
+    lang = chosen if chosen is not None else language_of(interaction.locale)
+    zone, source = _zone(bot, tz, profile, options, lang)
+    reader = Reader(lang, options, profile, zone, source, with_profile)
+    interaction.extras[_KEY] = reader
+    return reader
+
+
+def _zone(bot: LiurenBot, tz: ZoneInfo | None, profile: Profile | None, options: GuildOptions,
+          lang: Lang) -> tuple[ZoneInfo, ZoneSource]:
+    if tz is not None:
+        return tz, "given"
+    stored: tuple[tuple[str | None, ZoneSource], ...] = (
+        (profile.zone if profile else None, "profile"), (options.timezone, "server"),
+    )
+    for name, source in stored:
+        if name:
+            try:
+                return parse_zone(name), source
+            except ValueError:  # a stored name this zone data no longer knows
+                raise ReplyError(text("error.zone", lang, zone=name[:40])) from None
+    return bot.config.zone, "bot"

@@ -1,0 +1,104 @@
+"""Command sync: the command tree is synced only when its payload changed since the last sync."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.store import Location
+
+__all__ = ["command_payload", "payload_hash", "sync_if_changed", "sync_state_path"]
+
+log = logging.getLogger("bot")
+
+
+def sync_state_path(where: Location | Path) -> Path | None:
+    """Where the last synced command hashes are kept: beside the database file (None: nowhere,
+    for an in-memory database); for PostgreSQL, in the user's state directory."""
+    location = where if isinstance(where, Location) else Location(path=where)
+    folder = location.state_dir()
+    if folder is None:
+        return None
+    name = location.path.name if location.path is not None else "postgresql"
+    return folder / (name + ".commands.json")
+
+
+async def command_payload(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> list[Any]:
+    """The JSON Discord would receive for ``tree.sync(guild=guild)``, translations included."""
+    translator = tree.translator
+    payload = []
+    for command in tree.get_commands(guild=guild):
+        if translator is not None:
+            payload.append(await command.get_translated_payload(tree, translator))
+        else:
+            payload.append(command.to_dict(tree))
+    return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+
+
+def payload_hash(payload: list[Any]) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+async def sync_if_changed(
+    bot: commands.Bot | commands.AutoShardedBot,
+    state_path: Path | None,
+    guild_id: int | None = None,
+    *,
+    force: bool = False,
+) -> bool:
+    """Sync the command tree (to ``guild_id`` at once, else globally) if its payload changed.
+
+    The hash of the last synced payload is kept per application and scope in ``state_path``; a
+    start with the same commands makes no request. Returns whether a sync was made.
+    """
+    guild = discord.Object(id=guild_id) if guild_id else None
+    if guild is not None:
+        bot.tree.copy_global_to(guild=guild)
+    digest = payload_hash(await command_payload(bot.tree, guild))
+    scope = f"{bot.application_id}:{guild_id or 'global'}"
+    state: dict[str, str] = {}
+    if state_path is not None and state_path.exists():
+        try:
+            loaded = json.loads(state_path.read_text(encoding="utf-8"))
+            state = {str(k): str(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+        except (OSError, ValueError):
+            log.warning("unreadable command sync state %s; syncing again", state_path)
+    if guild is None:
+        # Commands once synced to a guild (a dev guild, DISCORD_GUILD_ID) would show twice there
+        # beside the global ones: clear every such copy this application left, then forget it.
+        prefix = f"{bot.application_id}:"
+        for stale in [k for k in state if k.startswith(prefix) and k != scope]:
+            old = discord.Object(id=int(stale.removeprefix(prefix)))
+            bot.tree.clear_commands(guild=old)
+            await bot.tree.sync(guild=old)
+            log.info("removed the guild copy of the commands (%s): they are global now", stale)
+            del state[stale]
+            _save_sync_state(state_path, state)
+    if not force and state.get(scope) == digest:
+        log.info("application commands unchanged (%s); not syncing", scope)
+        return False
+    synced = await bot.tree.sync(guild=guild)
+    log.info("synced %d application commands (%s)", len(synced), scope)
+    state[scope] = digest
+    _save_sync_state(state_path, state)
+    return True
+
+
+def _save_sync_state(state_path: Path | None, state: Mapping[str, str]) -> None:
+    """Write the sync state atomically (a crash leaves the old file, never half a file)."""
+    if state_path is None:
+        return
+    state_path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = state_path.with_suffix(state_path.suffix + ".tmp")
+    temporary.write_text(json.dumps(dict(state), indent=1, sort_keys=True), encoding="utf-8")
+    temporary.replace(state_path)
+
+

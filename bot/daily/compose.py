@@ -1,0 +1,47 @@
+"""What a daily post says: the chart for its instant with its reading and picture, as messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import discord
+
+from bot.core.embeds import chart_embeds, group_messages
+from bot.core.send import picture_file
+from bot.core.words import language_of, text
+from engine import cast
+from engine.school import DEFAULT_SCHOOL, School
+from texts.picture import Picture, draw
+
+__all__ = ["Post", "compose"]
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A daily post: a header line and the chart's embeds, grouped into Discord-sized messages, and
+    the chart's picture, which the first message uploads and its first embed shows."""
+
+    content: str
+    messages: tuple[tuple[discord.Embed, ...], ...]
+    picture: Picture | None = None
+
+    def file(self) -> discord.File | None:
+        """A fresh upload of the picture (a ``discord.File`` is spent by one request)."""
+        return None if self.picture is None else picture_file(self.picture)
+
+
+def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, school: School = DEFAULT_SCHOOL) -> Post:
+    """The chart for `at` in `zone` (cast with the ``school`` options) with its reading and
+    (``image``) its picture, as messages (blocking: run it in a thread). The zone comes parsed:
+    the chart is cast from the local instant, so nothing here reads a zone name again."""
+    local = at.astimezone(zone)
+    chart = cast(local, school=school)
+    lang = language_of(locale)
+    header = text("daily.post_header", lang, date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone.key)
+    messages = group_messages(chart_embeds(chart, locale=locale))
+    picture = draw(chart, theme="dark", lang=lang) if image else None
+    if picture is not None:
+        messages[0][0].set_image(url=f"attachment://{picture.filename}")
+    return Post(header, tuple(tuple(group) for group in messages), picture)

@@ -1,0 +1,77 @@
+"""Persistent bot state: server settings, daily-post schedules, quizzes, the casebook, profiles.
+
+``open_store(location)`` picks a driver from ``LIUREN_DB`` — a ``postgresql://`` URL
+(bot.store.postgres) or a file path (bot.store.sqlite, the default) — and returns the one
+``Store`` (bot.store.store), whose every operation is written once over the driver.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .driver import Driver
+from .location import APP_NAME, Location, default_location
+from .postgres import PostgresDriver
+from .sqlite import SqliteDriver
+from .store import Store
+from .values import (
+    Case,
+    CaseNote,
+    Claimed,
+    GuildOptions,
+    NewCase,
+    Profile,
+    QuizAnswer,
+    QuizRow,
+    QuizScore,
+    QuizTopicScore,
+    ScheduleRow,
+    Shards,
+    StoreError,
+    epoch,
+    from_epoch,
+    held,
+    normalize_case_id,
+    school_from_json,
+    school_json,
+)
+
+__all__ = [
+    "APP_NAME",
+    "Case",
+    "CaseNote",
+    "Claimed",
+    "Driver",
+    "GuildOptions",
+    "Location",
+    "NewCase",
+    "Profile",
+    "QuizAnswer",
+    "QuizRow",
+    "QuizScore",
+    "QuizTopicScore",
+    "ScheduleRow",
+    "Shards",
+    "Store",
+    "StoreError",
+    "default_location",
+    "epoch",
+    "from_epoch",
+    "held",
+    "normalize_case_id",
+    "open_store",
+    "school_from_json",
+    "school_json",
+]
+
+
+async def open_store(location: Location | str | os.PathLike[str] | None = None) -> Store:
+    """Open (creating and migrating as needed) the store; None → `default_location()`.
+
+    Raises StoreError with one line naming the database and what to do when it cannot be used.
+    """
+    where = default_location() if location is None else (
+        location if isinstance(location, Location) else Location.parse(location)
+    )
+    driver: Driver = await (PostgresDriver.open(where) if where.url is not None else SqliteDriver.open(where))
+    return Store(driver)

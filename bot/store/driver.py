@@ -1,0 +1,59 @@
+"""What the one SQL store (bot.store.store.Store) needs from a database: a small driver interface.
+
+A driver runs the store's SQL (``?`` placeholders) and owns what truly differs by backend: how a
+connection is held (SQLite: one connection on one worker thread; PostgreSQL: a pool), how a
+transaction is opened, and the claim of due schedules (SQLite takes the write lock first;
+PostgreSQL locks rows with ``FOR UPDATE SKIP LOCKED``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from .location import Location
+from .values import Claimed, Shards
+
+__all__ = ["Driver", "Params", "Rows"]
+
+Params = Sequence[Any]
+Rows = list[tuple[Any, ...]]
+
+
+class Driver(Protocol):
+    """A database the store runs on. Every method is safe to call from the event loop; after
+    ``close`` every call raises ``RuntimeError``."""
+
+    @property
+    def location(self) -> Location:
+        """Where the data lives."""
+        ...
+
+    async def fetch(self, statement: str, params: Params = ()) -> Rows:
+        """The rows a statement returns (a SELECT, or a write with RETURNING); [] for none."""
+        ...
+
+    async def execute(self, statement: str, params: Params = ()) -> int:
+        """Run a write; returns how many rows it changed."""
+        ...
+
+    async def transaction(self, steps: Sequence[tuple[str, Params]]) -> list[int]:
+        """Run the statements in one transaction (all or nothing); the rows each changed."""
+        ...
+
+    async def execute_many(self, statement: str, rows: Sequence[Params]) -> None:
+        """One statement for many parameter rows, in one transaction."""
+        ...
+
+    async def claim(self, now: int, until: int, token: str, shards: Shards | None,
+                    limit: int) -> tuple[Claimed, ...]:
+        """Lease up to `limit` enabled schedules due at `now` (of `shards`' guilds) until `until`,
+        each to exactly one caller, earliest first (the one dialect-specific operation)."""
+        ...
+
+    async def note_used(self) -> None:
+        """The database now holds rows worth keeping (SQLite leaves a marker beside its file)."""
+        ...
+
+    async def close(self) -> None:
+        ...
