@@ -19,9 +19,14 @@ from enum import StrEnum
 from .symbols import Branch, Element, Pillar, Rank, Stem
 from .terms import General, Input, Kin, Method, Polarity, Position, Relation, Seat, Vigour
 
+# How one 渉害 candidate's depth was counted (school option, docs/rules.md §4.4): the candidate, the
+# 地盤 branch it stands on, the branches walked (from there up to its own home, exclusive), what
+# among them 剋 the candidate (a branch, or a stem lodged at a branch walked), and the count.
+Depth = tuple[Branch, Branch, tuple[Branch, ...], tuple[Branch | Stem, ...], int]
+
 Value = (
     Branch | Stem | Element | Rank | General | Method | Polarity | Position | Relation | Seat | Kin | Vigour
-    | Input | Pillar | int | tuple[Branch, ...] | tuple[Input, ...] | tuple[tuple[Branch, int], ...]
+    | Input | Pillar | int | tuple[Branch, ...] | tuple[Input, ...] | tuple[Depth, ...]
     | tuple[tuple[int, Branch, Stem | Branch, Relation | None], ...]
 )
 
@@ -52,6 +57,7 @@ class Rule(StrEnum):
     LINKED = "linked"
     REMOTE_OVERCOMES = "remote_overcomes"
     REMOTE_OVERCOME = "remote_overcome"
+    REMOTE_SEVERAL = "remote_several"
     HIDDEN_CHANT = "hidden_chant"
     HIDDEN_CHANT_OVERCOMING = "hidden_chant_overcoming"
     HIDDEN_CHANT_YANG = "hidden_chant_yang"
@@ -121,7 +127,9 @@ class Rule(StrEnum):
     P_三合 = "p_三合"
 
 
-# The seed paragraphs that state each rule (the presentation cites them; tests check they exist).
+# The seed paragraphs that state each rule (the presentation cites them; tests/test_reading_trust.py
+# checks each cited ¶ holds the rule's own words). () where the seed is silent: docs/rules.md decides,
+# and the presentation says so (texts/locales/*/why.toml [why.outside]).
 _SEED: dict[Rule, tuple[int, ...]] = {
     Rule.LESSONS: (47,),
     Rule.RETURN_CHANT_OVERCOMING: (79,),
@@ -130,11 +138,11 @@ _SEED: dict[Rule, tuple[int, ...]] = {
     Rule.SINGLE_OVERCOMING: (51, 55),
     Rule.SEVERAL: (55,),
     Rule.COMPARE_ONE: (55, 59),
-    Rule.COMPARE_SEVERAL: (55,),
+    Rule.COMPARE_SEVERAL: (55, 59),
     Rule.COMPARE_NONE: (55,),
-    Rule.DEPTHS: (59,),
-    Rule.DEEPEST: (59,),
-    Rule.RANK_ONE: (55, 59),
+    Rule.DEPTHS: (),  # the depth count is not the seed's: ¶59 ranks only 孟 over 仲
+    Rule.DEEPEST: (),
+    Rule.RANK_ONE: (59,),
     Rule.RANK_SEVERAL: (59,),
     Rule.RANK_NONE: (59,),
     Rule.MEND_TAKE: (),
@@ -142,6 +150,7 @@ _SEED: dict[Rule, tuple[int, ...]] = {
     Rule.LINKED: (51,),
     Rule.REMOTE_OVERCOMES: (63,),
     Rule.REMOTE_OVERCOME: (63,),
+    Rule.REMOTE_SEVERAL: (63,),
     Rule.HIDDEN_CHANT: (75,),
     Rule.HIDDEN_CHANT_OVERCOMING: (75,),
     Rule.HIDDEN_CHANT_YANG: (75,),
@@ -158,11 +167,12 @@ _SEED: dict[Rule, tuple[int, ...]] = {
     Rule.PLEIADES_YIN: (67,),
     Rule.SEPARATE_YANG: (71,),
     Rule.SEPARATE_YIN: (71,),
-    Rule.P_元首: (143,), Rule.P_重審: (143,), Rule.P_知一: (143,), Rule.P_見機: (143,),
-    Rule.P_察微: (143,), Rule.P_蒿矢: (143,), Rule.P_弾射: (143,), Rule.P_昴星: (67,),
-    Rule.P_別責: (147,), Rule.P_八専: (151,), Rule.P_伏吟: (147,), Rule.P_自任: (147,),
+    Rule.P_元首: (139,), Rule.P_重審: (139,), Rule.P_知一: (143,), Rule.P_見機: (143,),
+    Rule.P_察微: (59,), Rule.P_蒿矢: (143,), Rule.P_弾射: (143,), Rule.P_昴星: (67,),
+    Rule.P_別責: (143,), Rule.P_八専: (151,), Rule.P_伏吟: (147,), Rule.P_自任: (147,),
     Rule.P_自信: (147,), Rule.P_反吟: (147,), Rule.P_無依: (79, 147),
-    Rule.P_昴星_GENERAL: (147,), Rule.P_昴星_BY_DAY: (147,),
+    # 昴星 by the day is the 《六十四課經》's 「陰伏掩目陽轉蓬」 (docs/rules.md §7), not the seed's ¶147.
+    Rule.P_昴星_GENERAL: (147,), Rule.P_昴星_BY_DAY: (),
     Rule.P_帷簿: (151,),
     Rule.P_龍首_YEAR: (151,), Rule.P_龍首_MONTH: (151,), Rule.P_龍首_YUEJIANG: (151,),
     Rule.P_龍首_NOBLE: (151,), Rule.P_龍首_UNKNOWN: (151,),
@@ -189,6 +199,11 @@ class Why:
     def seed(self) -> tuple[int, ...]:
         """The seed paragraphs (¶) that state the rule; empty where the seed is silent (docs/rules.md decides)."""
         return _SEED[self.rule]
+
+    @property
+    def outside(self) -> bool:
+        """True when the rule is not the seed's (a decision of docs/rules.md or a school option)."""
+        return not _SEED[self.rule]
 
     def __getitem__(self, name: str) -> Value:
         for key, value in self.values:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from .lessons import Lesson, is_incomplete
 from .plate import Plate
-from .reasons import Rule, Value, Why
+from .reasons import Depth, Rule, Value, Why
 from .school import School
-from .symbols import STEMS, Branch, Pillar, Rank, travel_horse, triad_of
+from .symbols import STEMS, Branch, Pillar, Rank, Stem, travel_horse, triad_of
 from .terms import Frame, Method, Polarity, Relation, Seat
 
 
@@ -159,10 +159,10 @@ def _choose(t: _Trace, candidates: Sequence[Branch], remote: Method | None) -> t
     else:
         t.add(Rule.COMPARE_NONE, polarity=polarity)
     if t.school.shehai_depth_first:
-        depths = tuple((c, shehai_depth(t.plate, c)) for c in pool)
-        deepest = max(d for _, d in depths)
+        depths = tuple(shehai_count(t.plate, c) for c in pool)
+        deepest = max(d[-1] for d in depths)
         t.add(Rule.DEPTHS, depths=depths)
-        pool = tuple(c for c, d in depths if d == deepest)
+        pool = tuple(d[0] for d in depths if d[-1] == deepest)
         if len(pool) == 1:
             method = remote or Method.渉害
             t.add(Rule.DEEPEST, pick=pool[0], method=method)
@@ -195,13 +195,20 @@ def shehai_depth(plate: Plate, candidate: Branch) -> int:
     Each branch passed counts once if its element 剋 the candidate's, and once more for each stem
     lodged there (寄宮, ¶39) whose element does.
     """
+    return shehai_count(plate, candidate)[-1]
+
+
+def shehai_count(plate: Plate, candidate: Branch) -> Depth:
+    """How :func:`shehai_depth` counts ``candidate``: (candidate, its 地盤 branch, the branches walked,
+    what among them 剋 it — branches, and stems by their 寄宮 — and the count)."""
     ground = plate.down(candidate)
-    count = 0
-    for step in range((candidate - ground) % 12):
-        place = ground + step
-        count += place.element.overcomes(candidate.element)
-        count += sum(1 for stem in STEMS if stem.lodging == place and stem.element.overcomes(candidate.element))
-    return count
+    walk = tuple(ground + step for step in range((candidate - ground) % 12))
+    counted: list[Branch | Stem] = []
+    for place in walk:
+        if place.element.overcomes(candidate.element):
+            counted.append(place)
+        counted.extend(s for s in STEMS if s.lodging == place and s.element.overcomes(candidate.element))
+    return (candidate, ground, walk, tuple(counted), len(counted))
 
 
 def _remote(t: _Trace) -> Transmissions | None:
@@ -217,6 +224,8 @@ def _remote(t: _Trace) -> Transmissions | None:
         t.add(rule, stem=stem, candidates=picked, method=method)
         if len(picked) == 1:
             return t.linked(picked[0], method, None, picked)
+        # ¶63 「如有二克或克二者，亦如比用之法」: several go through the 比用 filter.
+        t.add(Rule.REMOTE_SEVERAL, count=len(picked), candidates=picked, method=method)
         initial, _ = _choose(t, picked, remote=method)
         return t.linked(initial, method, None, picked)
     return None

@@ -96,8 +96,10 @@ def test_every_unit_a_reading_returns_is_in_the_corpus() -> None:
                     if entry.unit is not None:
                         assert c.get(entry.unit.id) is entry.unit
                         seen.add(entry.unit.id)
-    # The readings reach every general's opening line.
-    assert {
+    # The readings reach every general's opening line but 貴人's: ¶87 天乙居中 only places the
+    # generals and names no meaning, so it is never quoted as the meaning of a 伝 (issue 19).
+    openings = {
         f"general.{g}"
         for g in ("貴人", "騰蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
-    } <= seen
+    }
+    assert openings & seen == openings - {"general.貴人"}

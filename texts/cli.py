@@ -275,7 +275,9 @@ def run(args: argparse.Namespace) -> int:
                     )
                 )
             else:
-                print(render_text(chart, lang, with_trace=not args.no_trace, known=known))
+                # issue 19: with --reading the 課体 and the trace are the reading's, said once there
+                print(render_text(chart, lang, with_trace=not args.no_trace and reading is None, known=known,
+                                  with_patterns=reading is None))
                 if reading is not None:
                     print(render_reading(reading, lang))
         elif args.command == "table":

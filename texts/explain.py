@@ -14,7 +14,7 @@ from __future__ import annotations
 from enum import Enum
 
 from engine.reasons import Why
-from engine.symbols import Pillar
+from engine.symbols import Pillar, Stem
 from engine.terms import Relation
 from engine.transmissions import Transmissions
 
@@ -35,13 +35,22 @@ def show(value: object, lang: Lang) -> str:
 
 
 def _item(value: tuple[object, ...], lang: Lang) -> str:
-    """A compound value: a lesson ``(number, upper, lower, relation)`` or a depth ``(branch, n)``."""
+    """A compound value: a lesson ``(number, upper, lower, relation)`` or how a 渉害 depth was
+    counted ``(candidate, ground, walk, counted, depth)`` (engine.reasons.Depth)."""
     if len(value) == 4:
         number, upper, lower, relation = value
         words = text(f"why.lesson_{relation.name}" if isinstance(relation, Relation) else "why.lesson_none", lang)
         return text("why.lesson", lang, number=number, upper=show(upper, lang), lower=show(lower, lang), relation=words)
-    branch, depth = value
-    return text("why.depth", lang, branch=show(branch, lang), depth=depth)
+    branch, ground, walk, counted, depth = value
+    where = {"branch": show(branch, lang), "ground": show(ground, lang), "walk": show(walk, lang)}
+    if not isinstance(counted, tuple) or not counted:
+        return text("why.depth_none", lang, **where)
+    items = text("list.sep", lang).join(
+        text("why.depth_stem", lang, stem=show(c, lang), lodging=show(c.lodging, lang)) if isinstance(c, Stem)
+        else show(c, lang)
+        for c in counted
+    )
+    return text("why.depth", lang, **where, counted=items, depth=depth)
 
 
 def chart_name(transmissions: Transmissions, lang: Lang) -> str:
@@ -61,8 +70,19 @@ def cite(seed: tuple[int, ...], lang: Lang) -> str:
     return text("cite.wrap", lang, items=items)
 
 
+def outside(why: Why, lang: Lang) -> str:
+    """For a rule the seed does not state, the mark saying where it comes from; else nothing."""
+    return text(f"why.outside.{why.rule.value}", lang) if why.outside else ""
+
+
 def explain(why: Why, lang: Lang, *, with_seed: bool = True) -> str:
-    """The reason as one sentence in ``lang``, citing its seed ¶ unless ``with_seed`` is false."""
+    """The reason as one sentence in ``lang``, citing its seed ¶ unless ``with_seed`` is false.
+
+    A rule the seed does not state always carries its mark (docs/rules.md's decision, a school
+    option), with or without ``with_seed``: nothing the project adds reads as the seed's.
+    """
     values = {name: show(value, lang) for name, value in why.values}
     sentence = text(f"why.{why.rule.value}", lang, **values)
+    if why.outside:
+        return sentence + outside(why, lang)
     return sentence + cite(why.seed, lang) if with_seed else sentence

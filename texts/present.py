@@ -48,10 +48,16 @@ def role_label(entry: Entry, lang: Lang) -> str:
     return role if entry.position is None else f"{show(entry.position, lang)} {role}"
 
 
-def original(unit: Unit) -> str:
+def original(unit: Unit, lang: Lang = "ja") -> str:
     """The classical original as the seed writes it, with the corpus's editorial marks shown
-    (a broken character's emendation as 〔…〕): never silently repaired."""
-    return unit.display_original
+    (a broken character's emendation as 〔…〕, a slip followed by its mark in ``lang``: 〔ママ〕,
+    [sic], 〔原文如此〕): never silently repaired."""
+    # issue 19: the corpus writes the sic mark in Japanese; other readers get their own word for it
+    shown = unit.display_original
+    return shown if lang == "ja" else shown.replace(_SIC, text("reading.sic", lang))
+
+
+_SIC = "〔ママ〕"  # what texts.corpus.Unit.display puts after a slip
 
 
 def translation(unit: Unit) -> str:
@@ -91,7 +97,7 @@ def render_reading(reading: Reading, lang: Lang) -> str:
             lines.extend(f"  {text('reading.bullet', lang)}{s}" for s in said)
             continue
         unit = entry.unit
-        lines.append(f"  【{role_label(entry, lang)}】 {original(unit)}  ({seed_lines(unit)})")
+        lines.append(f"  【{role_label(entry, lang)}】 {original(unit, lang)}  ({seed_lines(unit)})")
         if shows_translation(lang) and unit.translation:
             lines.append(f"      {translation(unit)}")
         lines.extend(f"      ※ {s}" for s in said)

@@ -32,7 +32,7 @@ from types import MappingProxyType
 from engine.chart import Chart
 from engine.generals import place_generals
 from engine.patterns import classify
-from engine.reasons import Value, Why
+from engine.reasons import Rule, Value, Why
 from engine.school import DEFAULT_SCHOOL, School
 from engine.symbols import BRANCHES, Branch
 from engine.terms import GENERALS, PATTERN_NAMES, General, Method, PatternName
@@ -308,8 +308,10 @@ def _method_units(chart: Chart) -> tuple[str, ...]:
         names.append(t.frame.name)
     # 綴瑕 is the end of the 渉害 paragraph; 自任/自信 are the two sides of 伏吟.
     names.append({Method.綴瑕: "渉害", Method.自任: "伏吟", Method.自信: "伏吟"}.get(t.method, t.method.name))
-    found = (corpus().method(n) for n in names)
-    return tuple(dict.fromkeys(u.id for u in found if u is not None))
+    found = [u.id for u in (corpus().method(n) for n in names) if u is not None]
+    if any(w.rule is Rule.REMOTE_SEVERAL for w in t.trace):
+        found.append("method.遙剋.比用")  # ¶63 「如有二克或克二者，亦如比用之法」 took the 初伝
+    return tuple(dict.fromkeys(found))
 
 
 # What a question asks, its answer and its wrong choices.
@@ -574,7 +576,17 @@ def render_board(q: Question, lang: Lang) -> str:
                 time=text("quiz.day" if c.generals.daytime else "quiz.night", lang))
     if q.kind is Kind.GENERAL:
         return "\n".join((head, text("quiz.plate_bare", lang), bare_ring(c)))
-    return "\n".join((head, lessons(c, lang), text("quiz.plate", lang), ring(c)))
+    return "\n".join((head, _board_lessons(q, lang), text("quiz.plate", lang), ring(c)))
+
+
+def _board_lessons(q: Question, lang: Lang) -> str:
+    """The 四課 as texts/render.lessons writes them; for a question on the method (or on a 課体 named
+    by the method) without the 剋賊 row, which would give 元首/重審 away (issue 19)."""
+    shown = lessons(q.chart, lang)
+    if q.kind is Kind.METHOD or (q.kind is Kind.PATTERN and q.answer in METHOD_PATTERNS):
+        label = text("render.relation_row", lang)
+        shown = "\n".join(line for line in shown.split("\n") if not line.startswith(label))
+    return shown
 
 
 def render_question(q: Question, lang: Lang, number: int | None = None, count: int | None = None) -> str:

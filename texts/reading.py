@@ -5,17 +5,19 @@ bot's /cast, /chart and daily post, and the bot's terminal fallback all call it.
 teacher's (issue 10), the same in every medium:
 
 1. ``課名`` — the 課名 with its 課体 verse (¶139–¶147), ¶139's framing line once;
-2. ``發用`` — the 初伝: its general's opening line, the name line for the branch it stands on, and
-   stated facts (六親, 旺相, 空亡, 遁干);
-3. ``干支`` — 干上神 and 支上神 with their relation to the day stem and branch (¶39 「先明日辰」);
-4. ``課体`` — the other named 課体 (¶151–¶175), one fact triggering two named together, each with a
-   caveat when its force rests on a void or weak 初伝;
+2. ``發用`` — the 初伝: its general's opening line (not 貴人's: ¶87 only places the generals), the
+   name line for the branch it stands on, and stated facts (六親, 旺相, 空亡, 遁干);
+3. ``干支`` — 干上神 and 支上神 with their 六親 to the day stem, as stated facts; ¶39 (寄宮) is quoted
+   only where a reason of this chart turns on a stem's 寄宮;
+4. ``課体`` — the other named 課体 (¶151–¶175), one fact triggering two named together; a 課体 left
+   undecided for want of an input is named once, with its reason;
 5. ``中末`` — 中伝 and 末伝: their name lines; a repeated 伝 says "same as above";
 6. ``取法`` — last, how the 初伝 was taken: the 賦 verse and its annotation, with the trace.
 
 Entries carry values, never sentences: the presentation (texts/present.py) writes them in the
 reader's language. Where the seed has no line for something the reading states, the entry has no
-unit and says so: nothing is quoted that the seed does not hold.
+unit and says so: nothing is quoted that the seed does not hold, and a fact stated from the chart
+(六親, 旺相, 空亡, 遁干) never sits under a quotation, where it would read as the seed's.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from engine.facts import facts as derive_facts
 from engine.patterns import Pattern, Patterns, classify
 from engine.reasons import Rule, Value, Why
 from engine.symbols import Branch
-from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat, Vigour
+from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat
 
 from .corpus import Corpus, Unit, corpus
 from .lru import LRU
@@ -126,17 +128,19 @@ _NAME_PATTERNS = frozenset(
     }
 )
 
-# Patterns whose force is the 初伝's: a void or weak 初伝 is said beside them.
-_ON_INITIAL = frozenset(
+# Reasons that turn on a stem's 寄宮 (¶39 「甲課在寅…」): only a chart with one of them quotes ¶39.
+_LODGING_RULES = frozenset(
     {
-        PatternName.龍首,
-        PatternName.龍戦,
-        PatternName.官爵,
-        PatternName.富貴,
-        PatternName.斫輪,
-        PatternName.天網,
-        PatternName.贅婿,
-        PatternName.淫女,
+        Rule.EIGHT_SPECIALS_OVERCOMING,
+        Rule.EIGHT_SPECIALS_YANG,
+        Rule.EIGHT_SPECIALS_YIN,
+        Rule.SEPARATE_YANG,
+        Rule.DEPTHS,
+        Rule.P_八専,
+        Rule.P_帷簿,
+        Rule.P_乱首,
+        Rule.P_贅婿,
+        Rule.P_天獄,
     }
 )
 
@@ -164,8 +168,11 @@ _FRAME_UNITS: dict[Frame, tuple[str, ...]] = {
     Frame.反吟: ("method.伏吟反吟", "method.反吟"),
     Frame.八専: ("method.八専",),
 }
-# Methods the seed has no rule line for (docs/rules.md decides them); the note says so.
-_NO_RULE_LINE = frozenset({Method.綴瑕, Method.渉害})
+# A method the seed has no rule line for (docs/rules.md decides it); the note says so. (渉害 by the
+# depth count says so in its own reasons: engine.reasons marks DEPTHS as outside the seed.)
+_NO_RULE_LINE = frozenset({Method.綴瑕})
+# ¶63's 「如有二克或克二者，亦如比用之法」: quoted where several 遙剋 candidates went through 比用.
+_REMOTE_SEVERAL_UNIT = "method.遙剋.比用"
 
 
 class _Builder:
@@ -219,7 +226,7 @@ def read(chart: Chart, known: Facts | None = None, *, texts: Corpus | None = Non
         b = _Builder(corpus() if texts is None else texts)
         _name(b, chart, found)
         _initial(b, chart, facts)
-        _day(b, chart)
+        _day(b, chart, found)
         _patterns(b, chart, facts, found)
         _later(b, chart)
         _method(b, chart)
@@ -285,7 +292,10 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
     position = step.position
     general, ground = step.general, step.ground
     rides = Note("rides", (("position", position), ("branch", step.branch), ("general", general), ("ground", ground)))
-    if opening:
+    if opening and general is General.貴人:
+        # ¶87 天乙居中 is where the generals stand, not what 貴人 means: its name line says that.
+        b.add(Entry(section, Role.天将, position, None, (rides, Note("noble_opening"))))
+    elif opening:
         unit = b.texts.general(general.name)
         excluded = unit is not None and ground.name in unit.excludes
         notes: tuple[Said, ...] = (rides,)
@@ -324,48 +334,35 @@ def _initial(b: _Builder, chart: Chart, facts: Facts) -> None:
     b.entries.append(Entry(Section.發用, Role.天将, Position.初伝, None, _step_facts(chart, facts, 0)))
 
 
-def _day(b: _Builder, chart: Chart) -> None:
-    """(3) 干上神 and 支上神 with the day (¶39 「先明日辰」), by the 六親 relation of their elements."""
-    stem, branch = chart.day.stem, chart.day.branch
-    notes: tuple[Said, ...] = (
+def _day(b: _Builder, chart: Chart, found: Patterns) -> None:
+    """(3) 干上神 and 支上神, each with its 六親 to the day stem (docs/rules.md §6: 六親 are the day stem's,
+    never the branch's), stated from the chart. ¶39 (日辰, 寄宮) is quoted first only where a reason
+    of this chart turns on a stem's 寄宮 (八専, 別責 on a 陽日, 乱首, 贅婿, 天獄, the depth count)."""
+    stem = chart.day.stem
+    reasons = (*chart.transmissions.trace, *(w for p in found.held for w in p.reasons))
+    if any(w.rule in _LODGING_RULES for w in reasons):
+        lodging = Note("lodging", (("stem", stem), ("lodging", stem.lodging)))
+        b.add(Entry(Section.干支, Role.干支, None, b.unit("procedure.日辰"), (lodging,)))
+    notes: tuple[Said, ...] = tuple(
         Note(
             "seat",
             (
-                ("seat", Seat.干上神),
-                ("upper", chart.stem_upper),
-                ("general", chart.generals.on(chart.stem_upper)),
-                ("lower", stem),
-                ("kin", kin(stem.element, chart.stem_upper.element)),
+                ("seat", seat),
+                ("upper", upper),
+                ("general", chart.generals.on(upper)),
+                ("stem", stem),
+                ("kin", kin(stem.element, upper.element)),
             ),
-        ),
-        Note(
-            "seat",
-            (
-                ("seat", Seat.支上神),
-                ("upper", chart.branch_upper),
-                ("general", chart.generals.on(chart.branch_upper)),
-                ("lower", branch),
-                ("kin", kin(branch.element, chart.branch_upper.element)),
-            ),
-        ),
+        )
+        for seat, upper in ((Seat.干上神, chart.stem_upper), (Seat.支上神, chart.branch_upper))
     )
-    b.add(Entry(Section.干支, Role.干支, None, b.unit("procedure.日辰"), notes))
-
-
-def _caveats(chart: Chart, facts: Facts) -> tuple[Note, ...]:
-    initial = facts.initial
-    notes: list[Note] = []
-    if initial.void:
-        notes.append(Note("caveat_void", (("branch", initial.branch),)))
-    if initial.vigour in (Vigour.囚, Vigour.死):
-        assert initial.vigour is not None
-        notes.append(Note("caveat_weak", (("branch", initial.branch), ("vigour", initial.vigour))))
-    return tuple(notes)
+    b.entries.append(Entry(Section.干支, Role.干支, None, None, notes))
 
 
 def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
-    """(4) The other named 課体, a shared fact said once, with caveats on a void or weak 初伝."""
-    caveats = _caveats(chart, facts)
+    """(4) The other named 課体, a shared fact said once. The seed ties no 課体's force to a void or
+    weak 初伝, so none is claimed here (the 初伝's 空亡 and 旺相 are stated once, under 發用); a
+    課体 left undecided is named once, with the reason that leaves it open."""
     said: dict[tuple[Rule, tuple[tuple[str, Value], ...]], PatternName] = {}
     for p in found.held:
         if p.name in _NAME_PATTERNS:
@@ -379,18 +376,12 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
             else:
                 said[fact] = p.name
                 notes.append(why)
-        if p.name in _ON_INITIAL:
-            notes += caveats
         unit = b.texts.pattern(p.name.name)
         if unit is None:
             notes.append(Note("no_verse", (("name", p.name),)))
         b.add(Entry(Section.課体, Role.課体, None, unit, tuple(notes)))
     for u in found.undecided:
-        b.entries.append(
-            Entry(
-                Section.課体, Role.課体, None, None, (Note("undecided", (("name", u.name), ("needs", u.needs))), u.why)
-            )
-        )
+        b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (("name", u.name),)), u.why)))
 
 
 def _later(b: _Builder, chart: Chart) -> None:
@@ -421,6 +412,9 @@ def _method(b: _Builder, chart: Chart) -> None:
     """(6) How the 初伝 was taken: the 賦 verse, its annotation, and the trace."""
     t = chart.transmissions
     ids = (*_FRAME_UNITS.get(t.frame, ()), *_METHOD_UNITS[t.method]) if t.frame is not None else _METHOD_UNITS[t.method]
+    if any(w.rule is Rule.REMOTE_SEVERAL for w in t.trace):
+        # ¶63 「如有二克或克二者，亦如比用之法」 took the 初伝: quote it before the 相因.
+        ids = (*ids[:-1], _REMOTE_SEVERAL_UNIT, ids[-1])
     frame_ids = set(_FRAME_UNITS.get(t.frame, ())) if t.frame is not None else set()
     first = True
     for unit_id in dict.fromkeys(ids):

@@ -147,8 +147,13 @@ def trace(chart: Chart, lang: Lang) -> str:
     return text("render.trace", lang) + "\n" + "\n".join(f"  {explain(w, lang)}" for w in chart.transmissions.trace)
 
 
-def render_text(chart: Chart, lang: Lang = "ja", *, with_trace: bool = True, known: Facts | None = None) -> str:
-    """The whole chart as a terminal shows it; ``known`` passes facts derived with birth data."""
+def render_text(
+    chart: Chart, lang: Lang = "ja", *, with_trace: bool = True, known: Facts | None = None, with_patterns: bool = True
+) -> str:
+    """The whole chart as a terminal shows it; ``known`` passes facts derived with birth data.
+
+    ``with_patterns=False`` (and ``with_trace=False``) leave out the 課体 and the trace: a reading
+    printed after the chart (texts/present.render_reading) says each of them once, in its place."""
     known = known if known is not None else facts(chart)
     g = chart.generals
     parts = [
@@ -167,8 +172,9 @@ def render_text(chart: Chart, lang: Lang = "ja", *, with_trace: bool = True, kno
         f"{text('render.transmissions', lang)}  {chart_name(chart.transmissions, lang)}",
         transmissions(chart, known, lang),
         derived(known, lang),
-        patterns(classify(chart, known), lang),
     ]
+    if with_patterns:  # issue 19 (item 8): not when a reading follows, which says them
+        parts.append(patterns(classify(chart, known), lang))
     if with_trace:
         parts.append(trace(chart, lang))
     return "\n".join(parts)
