@@ -1,6 +1,7 @@
 """Engine benchmark: charts per second, cached and from scratch, beside the PyPI package kinliuren.
 
     python bench/engine_bench.py [--rounds 5] [--seconds 0.5]
+    python bench/engine_bench.py --quick      # one short round, fewer instants: a smoke run, not figures
 
 Workloads, each on one core:
 
@@ -189,7 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/engine_bench.py", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (the median is reported)")
     parser.add_argument("--seconds", type=float, default=0.5, help="time for each contender in each round")
+    parser.add_argument("--quick", action="store_true",
+                        help="one round of 0.02 s and 500 instants: checks the script runs (tests/test_bench.py)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.rounds, args.seconds = 1, 0.02
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds must be at least 1 and --seconds more than 0")
 
@@ -205,15 +210,18 @@ def main(argv: list[str] | None = None) -> int:
     for day, yj, hour in every:
         cast_classical(day, yj, hour)
     build = time.perf_counter() - t0
-    forget_charts()
-    tracemalloc.start()
-    for day, yj, hour in every:
-        cast_classical(day, yj, hour)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    traced = "not traced with --quick"
+    if not args.quick:  # the traced build takes three times as long
+        forget_charts()
+        tracemalloc.start()
+        for day, yj, hour in every:
+            cast_classical(day, yj, hour)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        traced = f"traced peak {peak / 2**20:.1f} MiB"
     print(
         f"cold build of all {len(every):,} distinct charts (60 days × 12 月将 × 12 hours): "
-        f"{build * 1000:.0f} ms ({build / len(every) * 1e6:.1f} µs each), traced peak {peak / 2**20:.1f} MiB"
+        f"{build * 1000:.0f} ms ({build / len(every) * 1e6:.1f} µs each), {traced}"
     )
 
     inputs = classical_texts()
@@ -244,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             "   (a cache hit against a full computation: not like for like)"
         )
 
-    moments = instants(5_000)
+    moments = instants(500 if args.quick else 5_000)
     timed = alternate(
         {"cached": instants_work(moments, cold=False), "from scratch": instants_work(moments, cold=True)},
         args.rounds,

@@ -2,6 +2,7 @@
 
     python bench/picture_bench.py                 # the whole run (10,000 distinct casts: ~2–3 minutes)
     python bench/picture_bench.py --casts 1000    # a quicker memory run
+    python bench/picture_bench.py --quick         # 20 charts, one fresh process: a smoke run, not figures
 
 Prints, on one core:
   * first picture in a fresh process (fonts loaded, nothing cached), excluding the imports;
@@ -84,15 +85,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--casts", type=int, default=10_000, help="distinct casts for the memory run")
     parser.add_argument("--sample", type=int, default=300, help="charts timed for each speed figure")
+    parser.add_argument("--quick", action="store_true", help="20 casts, 20 charts timed, one fresh process")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.casts = args.sample = 20
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the issue asks
 
     runs = [[float(x) for x in subprocess.run([sys.executable, "-c", _FIRST], cwd=ROOT, capture_output=True,
-                                              text=True, check=True).stdout.split()] for _ in range(3)]
+                                              text=True, check=True).stdout.split()]
+            for _ in range(1 if args.quick else 3)]
     cold, warmed, after = (min(run[i] for run in runs) for i in range(3))
     print("chart picture (texts/picture.py), one core")
-    print(f"  first picture in a fresh process (CPU)     {cold:8.1f} ms (best of 3: loads the fonts and words)")
+    print(f"  first picture in a fresh process (CPU)     {cold:8.1f} ms "
+          f"(best of {len(runs)}: loads the fonts and words)")
     print(f"  warm() at start-up (CPU)                   {warmed:8.1f} ms, then a new chart {after:.1f} ms")
 
     # Distinct charts (day, 月将 and hour all vary; distinct for up to 720 of them).
