@@ -205,3 +205,52 @@ def test_cli_help_points_at_the_published_rules(capsys: pytest.CaptureFixture[st
     help_text = " ".join(capsys.readouterr().out.split())
     assert f"{RULES_URL}#school-options" in help_text
     assert "(docs/rules.md)" not in help_text
+
+
+DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+COMPOSE = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+
+
+def stages() -> list[str]:
+    return re.split(r"^(?=FROM )", DOCKERFILE, flags=re.M)[1:]
+
+
+def test_the_image_installs_the_bot_with_both_stores_in_a_build_stage() -> None:
+    build = next(s for s in stages() if re.match(r"FROM \S+ AS build\b", s))
+    installed = re.search(r'pip --python (\S+)/bin/python install "\.\[([\w,]+)\]"', build)
+    assert installed is not None, build
+    assert set(installed[2].split(",")) == {"bot", "postgres"}  # compose.yaml runs it on PostgreSQL
+    assert installed[1] == "/opt/liuren"
+
+
+def test_the_final_stage_carries_no_dead_layer() -> None:
+    """What the last stage copies is the built environment, and no layer copies something a later
+    one deletes (the 19 MB wheels layer issue 23 found)."""
+    final = stages()[-1]
+    copies = re.findall(r"^COPY (.+)$", final, re.M)
+    assert copies == ["--from=build /opt/liuren /opt/liuren"], copies
+    assert not re.search(r"^RUN .*\brm -rf?\b", final, re.M)
+    assert "/opt/liuren/bin" in re.search(r"^ENV PATH=(\S+)", final, re.M)[1]  # type: ignore[index]
+    # every stage starts from the one pinned base
+    assert [re.match(r"FROM (\S+)", s)[1] for s in stages()][1:] == ["base", "base"]  # type: ignore[index]
+
+
+def test_compose_repeats_the_images_healthcheck_for_oci_builders() -> None:
+    image = re.search(r'^HEALTHCHECK (.*) CMD (\[.*\])$', DOCKERFILE, re.M)
+    assert image is not None
+    services = {m[1]: m.start() for m in re.finditer(r"^  (\w+):$", COMPOSE, re.M)}  # the services' own lines
+    bot = COMPOSE[services["bot"] : services["db"]]
+    check = re.search(r"^    healthcheck:\n      test: (\[.*\])$", bot, re.M)
+    assert check is not None, "the bot service has no healthcheck"
+    assert check[1] == '["CMD", ' + image[2][1:]
+    for option in ("interval", "timeout", "start-period", "retries"):
+        value = re.search(rf"--{option}=(\S+)", image[1])
+        assert value is not None and f"{option.replace('-', '_')}: {value[1]}" in bot, option
+
+
+def test_the_units_install_steps_create_etc_liuren_before_writing_into_it() -> None:
+    steps = (ROOT / "deploy" / "liuren-bot.service").read_text(encoding="utf-8").split("[Unit]")[0]
+    made = steps.index("install -d") if "install -d" in steps else steps.index("mkdir")
+    assert made < steps.index("/etc/liuren/bot.env")
+    assert "/etc/liuren" in steps[made : steps.index("\n", made)]
+    assert re.search(r'pip install "liuren\[bot(,postgres)?\]"', steps)  # the bot is an extra
