@@ -7,6 +7,7 @@ import fnmatch
 import tomllib
 from collections import Counter
 from collections.abc import Iterator
+from datetime import datetime
 from io import BytesIO
 from pathlib import Path
 
@@ -15,8 +16,10 @@ from PIL import Image, ImageChops, ImageStat
 
 from engine import cast, cast_classical
 from engine.chart import Chart
+from engine.facts import Facts, facts
+from engine.patterns import classify
 from engine.symbols import BRANCHES, PILLARS
-from engine.terms import General
+from engine.terms import General, Sex, Vigour
 from texts import picture
 from texts.picture import GOLDEN_DIR, SCALE, alt_text, clear_cache, filename, golden_charts, measure, render_png
 from texts.picture_fonts import FONT_DIR, FONT_FILES, cmap
@@ -35,7 +38,7 @@ from texts.picture_layout import (
     term,
     texts_of,
 )
-from texts.words import LANGS, Lang, text
+from texts.words import LANGS, Lang, solar_term, text
 
 ROOT = Path(__file__).resolve().parent.parent
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -43,8 +46,6 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 def sample_charts() -> Iterator[Chart]:
     """Every plate and every day stem and branch, both 晝 and 夜, classical and from instants."""
-    from datetime import datetime
-
     for i, pillar in enumerate(PILLARS):
         for yuejiang in BRANCHES:
             yield cast_classical(pillar, yuejiang, BRANCHES[(i + yuejiang) % 12])
@@ -346,3 +347,80 @@ def test_draw_gives_a_reply_everything_it_attaches() -> None:
     assert found == picture.Picture(render_png(chart, theme="light", lang="zh-CN"), alt_text(chart, "zh-CN"),
                                     filename(chart))
     assert found.filename.isascii() and found.alt.startswith("大六壬课图")
+
+
+# -- what a student looks for beside the plate (issue 19 item 11) --------------------------------
+
+
+def _drawn(chart: Chart, lang: Lang, known: Facts | None = None) -> list[Text]:
+    return [t for t in layout(chart, lang, measure, known).items if isinstance(t, Text)]
+
+
+def _below(drawn: list[Text], heading: str) -> list[Text]:
+    top = next(t for t in drawn if t.text == heading).y
+    return [t for t in drawn if t.y > top]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_transmissions_show_their_seasonal_strength_with_a_moment(lang: Lang) -> None:
+    for chart in list(sample_charts())[-14:]:  # the charts cast from an instant
+        known = facts(chart)
+        rows = _below(_drawn(chart, lang), text("picture.transmissions", lang))
+        for step, fact in zip(chart.steps, known.steps, strict=True):
+            assert fact.vigour is not None
+            branch = next(t for t in rows if t.text == str(step.branch) and t.size == 32)
+            row = [t.text for t in rows if abs(t.y - branch.y) < 26]
+            assert term(fact.vigour, lang) in row and term(step.kin, lang) in row, row
+    classical = golden_charts()["chongshen"]  # no month, no 旺相休囚死 (and no column heading for it)
+    drawn = {t.text for t in _drawn(classical, lang)}
+    assert not drawn & {term(v, lang) for v in Vigour} and text("picture.column_kin_vigour", lang) not in drawn
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_derived_branches_and_the_natal_ones_with_birth_data(lang: Lang) -> None:
+    chart = golden_charts()["fuyin"]
+    plain, born = facts(chart), facts(chart, birth_year=1990, sex=Sex.男)
+    assert born.natal is not None and born.walking_year is not None
+    for known, with_birth in ((plain, False), (born, True)):
+        drawn = _drawn(chart, lang, known)
+        labels = [t.text for t in drawn]
+        for key, branch in (("horse", known.travel_horse), ("ding", known.ding), ("heavenly_horse",
+                            known.heavenly_horse), ("year", known.year), ("month", known.month)):
+            label = next(t for t in drawn if t.text == text(f"picture.fact_{key}", lang))
+            value = min((t for t in drawn if t.x > label.x and t.y == label.y), key=lambda t: t.x)
+            assert value.text == str(branch) and value.bold
+        for key in ("natal", "walking"):
+            assert (text(f"picture.fact_{key}", lang) in labels) == with_birth
+    classical = golden_charts()["chongshen"]
+    labels = [t.text for t in _drawn(classical, lang)]
+    assert text("picture.fact_horse", lang) in labels and text("picture.fact_year", lang) not in labels
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_patterns_and_the_principal_term_are_drawn(lang: Lang) -> None:
+    for chart in (*golden_charts().values(), *list(sample_charts())[::61]):
+        drawn = _drawn(chart, lang)
+        after = [t.text for t in _below(drawn, text("picture.patterns", lang)) if t.role == "accent"]
+        held = [term(p.name, lang) for p in classify(chart, facts(chart)).held]
+        assert after[: len(held)] == held and held
+        words = [t.text for t in drawn]
+        if chart.moment is not None:
+            named = text("picture.principal_term", lang, term=solar_term(chart.moment.principal_term.name, lang))
+            assert named in words and named in alt_text(chart, lang)
+        else:
+            assert not any(w.startswith(text("picture.principal_term", lang, term="")) for w in words)
+        said = alt_text(chart, lang)
+        assert all(name in said for name in held) and len(said) <= 1024
+
+
+def test_the_picture_names_the_principal_term_in_the_readers_script() -> None:
+    chart = cast(datetime(2026, 8, 30, 10, 0), "Asia/Tokyo")  # 中気 処暑
+    assert chart.moment is not None and chart.moment.principal_term.name == "処暑"
+    for lang, form in (("ja", "処暑"), ("zh-TW", "處暑"), ("zh-CN", "处暑"), ("en", "處暑")):
+        assert any(form in t.text for t in _drawn(chart, lang))  # type: ignore[arg-type]
+
+
+def test_the_one_character_forms_are_not_drawn_but_the_full_names_in_the_readers_script() -> None:
+    chart = golden_charts()["chongshen"]
+    drawn = {t.text for t in _drawn(chart, "zh-CN")}
+    assert {"贵人", "青龙", "太阴"} <= drawn and not {"貴人", "青龍", "太陰"} & drawn

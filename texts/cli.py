@@ -30,7 +30,7 @@ from engine.symbols import PILLARS, parse_branch
 from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
 
 from .explain import explain
-from .present import notes, original, render_reading, role_label, translation
+from .present import notes, original, render_reading, role_label, school_line, school_options, translation
 from .reading import Reading, read
 from .render import render_text
 from .when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
@@ -245,6 +245,8 @@ def chart_json(chart: Chart, known: Facts, lang: Lang, reading: Reading | None) 
     """The engine's JSON with each reason's text in ``lang`` added (schema 2, engine/schema.py)."""
     data = to_dict(chart, known)
     data["lang"] = lang
+    # issue 19: the school options that are not the defaults, by name and as a sentence (None: defaults)
+    data["school_options"] = {"changed": list(school_options(chart.school)), "text": school_line(chart.school, lang)}
     for item, why in zip(data["trace"], chart.transmissions.trace, strict=True):
         item["text"] = explain(why, lang)
     found = reading.patterns if reading is not None else None
@@ -265,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
             chart, known = chart_and_facts(args)
             reading = read(chart, known) if (args.reading or args.json) else None
             if args.png is not None:
-                _write_png(chart, args.png, args.theme, lang)
+                _write_png(chart, args.png, args.theme, lang, known)
                 if args.png == "-":
                     return 0  # the picture is the output: no text mixed into the PNG stream
             if args.json:
@@ -285,6 +287,9 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps([to_dict(c) for c in charts], ensure_ascii=False))
             else:
+                school = school_line(school_from(args), lang_from(args))  # issue 19: name the school
+                if school is not None:
+                    print(school)
                 print("\n".join(table_line(c) for c in charts))
         elif args.command == "quiz":
             from .quiz_cli import main as quiz
@@ -310,14 +315,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_png(chart: Chart, target: str, theme: str, lang: Lang) -> None:
+def _write_png(chart: Chart, target: str, theme: str, lang: Lang, known: Facts | None = None) -> None:
     """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
     try:
         from .picture import render_png
     except ModuleNotFoundError as error:  # issue 23: Pillow is the [picture] extra; say so, no traceback
         raise CastError(str(error)) from error
 
-    png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang)
+    png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang, known=known)  # 本命 行年 (#19)
     if target == "-":
         sys.stdout.buffer.write(png)
         sys.stdout.flush()

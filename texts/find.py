@@ -18,6 +18,7 @@ from engine.terms import Method, PatternName
 from .corpus import canonical_general, corpus
 from .explain import chart_name
 from .normalize import normalize
+from .present import school_line
 from .reading import read
 from .words import Lang, corpus_name, text
 from .words import term as words_term
@@ -73,9 +74,11 @@ def shown_term(term: str, lang: Lang) -> str:
 
 
 def find_charts(term: str, school: School, lang: Lang) -> list[str]:
-    """One line per chart where ``term`` applies, then the count."""
+    """One line per chart where ``term`` applies, then the count; first, the school options in force
+    when they are not the defaults."""
     kind, wanted = _matcher(term)
     lines: list[str] = []
+    school_note = school_line(school, lang)  # issue 19: the non-default school options, named first
     for chart in classical_charts(school):
         if kind == "pattern":
             hit = any(p.name is wanted for p in detect(chart))
@@ -88,4 +91,4 @@ def find_charts(term: str, school: School, lang: Lang) -> list[str]:
                               time=text("render.day" if chart.generals.daytime else "render.night", lang),
                               name=chart_name(chart.transmissions, lang)))
     lines.append(text("cli.find_count", lang, term=shown_term(term, lang), count=len(lines)))
-    return lines
+    return lines if school_note is None else [school_note, *lines]

@@ -41,6 +41,7 @@ except ModuleNotFoundError as error:  # issue 23: Pillow is an extra; the error 
                               name=error.name) from error
 
 from engine.chart import Chart
+from engine.facts import Facts
 from texts.lru import LRU
 from texts.picture_alt import alt_text
 from texts.picture_fonts import Weight, font
@@ -237,27 +238,30 @@ def encode(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-_CACHE: LRU[tuple[Chart, Theme, Lang], bytes] = LRU(CACHE_SIZE)
+_CACHE: LRU[tuple[Chart, Theme, Lang, Facts | None], bytes] = LRU(CACHE_SIZE)
 _LOCK = Lock()
 
 
-def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja") -> bytes:
-    """The chart as a PNG (2× its display size): header, 天地盤, 四課, 三伝 and legend.
+def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None) -> bytes:
+    """The chart as a PNG (2× its display size): header (with the 中気 and any non-default school
+    option), 天地盤, 四課, 三伝 (with 旺相休囚死 when the month is known), 驛馬 丁神 天馬 太歳 月建
+    (本命 行年 when ``known`` carries the querent's birth data), the 課体 and the legend.
 
     ``theme`` is "dark" (Discord's default) or "light"; ``lang`` sets the labels (the branches,
-    stems and generals are the same CJK characters in every language). Raises ``ValueError`` for
-    an unknown theme or language.
+    stems and generals are the same CJK characters in every language); ``known`` is
+    ``engine.facts.facts(chart, birth_year=…, sex=…)``, derived from the chart alone when omitted.
+    Raises ``ValueError`` for an unknown theme or language.
     """
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
-    key = (chart, theme, lang)
+    key = (chart, theme, lang, known)
     with _LOCK:
         png = _CACHE.get(key)
     if png is not None:
         return png
-    png = encode(paint(layout(chart, lang, measure), theme))
+    png = encode(paint(layout(chart, lang, measure, known), theme))
     with _LOCK:
         return _CACHE.put(key, png)
 
@@ -283,7 +287,7 @@ class Picture:
     filename: str
 
 
-def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja") -> Picture:
+def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None) -> Picture:
     """The chart's picture with its description and attachment name (see :func:`render_png`).
 
         >>> from engine import cast_classical
@@ -291,7 +295,8 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja") -> Picture:
         >>> found.filename, found.alt[:33]
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
-    return Picture(render_png(chart, theme=theme, lang=lang), alt_text(chart, lang), filename(chart))
+    png = render_png(chart, theme=theme, lang=lang, known=known)
+    return Picture(png, alt_text(chart, lang, known), filename(chart))
 
 
 def filename(chart: Chart) -> str:
@@ -333,13 +338,19 @@ EXAMPLES_DIR = GOLDEN_DIR.parent.parent / "docs" / "images"
 
 
 def _regenerate_examples() -> int:
-    """docs/images: the 伏吟 chart on the dark theme, the 重審 chart on the light one."""
+    """docs/images: the 伏吟 chart on the dark theme, for a querent born in 1990 (so 本命 and 行年
+    show), the 重審 chart on the light one."""
+    from engine.facts import facts
+    from engine.terms import Sex
+
     EXAMPLES_DIR.mkdir(parents=True, exist_ok=True)
     charts = golden_charts()
-    examples: tuple[tuple[str, Theme], ...] = (("fuyin", "dark"), ("chongshen", "light"))
-    for name, theme in examples:
+    examples: tuple[tuple[str, Theme, int | None], ...] = (("fuyin", "dark", 1990), ("chongshen", "light", None))
+    for name, theme, born in examples:
         path = EXAMPLES_DIR / f"chart-{name}-{theme}.png"
-        path.write_bytes(render_png(charts[name], theme=theme, lang="ja"))
+        chart = charts[name]
+        known = facts(chart, birth_year=born, sex=Sex.男) if born is not None else None
+        path.write_bytes(render_png(chart, theme=theme, lang="ja", known=known))
         print(f"{path}: {charts[name].transmissions.name}")
     return 0
 

@@ -13,16 +13,21 @@ What is drawn (issue 11): the header (day, hour, 月将, 課名, moment and zone
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Literal
+from typing import Literal, get_args
 
 from engine.chart import Chart
+from engine.facts import Facts, facts
+from engine.patterns import classify
+from engine.school import NobleTable
 from engine.symbols import Branch, Stem
-from engine.terms import Frame, General, Kin, Method, Position, Relation
-from texts.words import LANGS, Lang, text, words
+from engine.terms import Frame, General, Kin, Method, PatternName, Position, Relation, Vigour
+from texts.present import school_line
+from texts.words import LANGS, Lang, solar_term, text, words
 from texts.words import term as words_term
 
 Role = Literal[
@@ -99,18 +104,23 @@ def _literals(template: str) -> str:
 
 
 # Domain values the picture draws: where a language has no word of its own, their names are drawn.
-_DRAWN_ENUMS: tuple[type[IntEnum], ...] = (Stem, Branch, General, Position, Method, Frame, Relation, Kin)
+_DRAWN_ENUMS: tuple[type[IntEnum], ...] = (
+    Stem, Branch, General, Position, Method, Frame, Relation, Kin, Vigour, PatternName,
+)
+# Other words the picture draws: the school options line and the 中気's name.
+_DRAWN_WORDS = ("picture.", "school.", "solar_term.", "list.sep")
 
 
 def drawable_characters() -> frozenset[str]:
     """Every character the picture may draw, in any language: what the shipped font must hold.
 
     The literal parts of every ``picture.*`` word and of the ``term.*`` words of the domain values
-    it draws, in every language; the names of those values (stems, branches, generals, 伝, 課名, 剋/賊, 六親),
-    and printable ASCII (dates, zone names and their abbreviations are ASCII).
+    it draws, in every language, and of the school options and the solar terms; the names of those
+    values (stems, branches, generals, 伝, 課名, 剋/賊, 六親, 旺相休囚死, 課体), and printable ASCII
+    (dates, zone names and their abbreviations are ASCII).
     """
     chars: set[str] = set(string.printable) - set(string.whitespace) | {" ", "\u3000"}
-    prefixes = ("picture.", *(f"term.{kind.__name__}." for kind in _DRAWN_ENUMS))
+    prefixes = (*_DRAWN_WORDS, *(f"term.{kind.__name__}." for kind in _DRAWN_ENUMS))
     for lang in LANGS:
         for key, template in words()[lang].items():
             if key.startswith(prefixes):
@@ -118,6 +128,7 @@ def drawable_characters() -> frozenset[str]:
     for kind in _DRAWN_ENUMS:
         for member in kind:
             chars |= set(member.name)
+    chars |= set("".join(get_args(NobleTable)))  # the school line names the 貴人 table
     return frozenset(chars)
 
 
@@ -126,6 +137,26 @@ def _fit(measure: Measure, value: str, size: int, bold: bool, room: float) -> in
     while size > MIN_TEXT and measure(value, size, bold) > room:
         size -= 1
     return size
+
+
+def _wrap(measure: Measure, value: str, size: int, bold: bool, room: float) -> list[str]:
+    """``value`` broken into lines no wider than ``room``: at spaces where it has them (English),
+    else between any two characters (CJK)."""
+    tokens = re.findall(r"\S+\s*", value) if " " in value.strip() else list(value)
+    lines: list[str] = []
+    line = ""
+    for token in tokens:
+        if line and measure((line + token).rstrip(), size, bold) > room:
+            lines.append(line.rstrip())
+            line = ""
+        while measure(token.rstrip(), size, bold) > room and len(token) > 1:  # one word wider than the room
+            cut = max(k for k in range(1, len(token)) if measure(token[:k], size, bold) <= room or k == 1)
+            lines.append(token[:cut])
+            token = token[cut:]
+        line += token
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
 
 
 def _badge(items: list[Item], x: float, y: float, label: str, fill: Role, measure: Measure,
@@ -169,7 +200,11 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
         items.append(Text(MARGIN, y, line, _fit(measure, line, 16, False, room), "muted"))
         y += 24
         line = text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour)
-        items.append(Text(MARGIN, y, line, _fit(measure, line, 17, False, room), "fg"))
+        term = text("picture.principal_term", lang, term=solar_term(m.principal_term.name, lang))
+        term_size = _fit(measure, term, 17, True, room * 0.3)
+        term_width = measure(term, term_size, True)
+        items.append(Text(MARGIN, y, line, _fit(measure, line, 17, False, room - term_width - 12), "fg"))
+        items.append(Text(WIDTH - MARGIN, y, term, term_size, "fg", bold=True, anchor="rs"))
     y += 26
     g = chart.generals
     void = text("picture.void", lang, branches="".join(map(str, chart.void)))
@@ -182,6 +217,11 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
     items.append(Text(MARGIN, y, void, void_size, "void", bold=True))
     left = MARGIN + measure(void, void_size, True) + 18
     items.append(Text(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", bold=True))
+    school = school_line(chart.school, lang)  # issue 19: a chart cast by another school says so
+    if school is not None:
+        for line in _wrap(measure, school, MIN_TEXT, True, room):
+            y += 20
+            items.append(Text(MARGIN, y, line, MIN_TEXT, "accent", bold=True))
     return y + 16
 
 
@@ -279,8 +319,10 @@ def _lessons(chart: Chart, top: float, lang: Lang, measure: Measure, items: list
     return y
 
 
-def _transmissions(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
-    """三伝: position, 遁干, branch, 天将, 六親 and 地盤; the 初伝 row (發用) in the accent colour.
+def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, measure: Measure,
+                   items: list[Item]) -> float:
+    """三伝: position, 遁干, branch, 天将, 六親, 旺相休囚死 (when the month is known) over the 地盤;
+    the 初伝 row (發用) in the accent colour.
 
     Columns follow the widest position label of the language, so English words fit as well as
     two CJK characters; the 發用 tag sits under the 初伝 label.
@@ -297,10 +339,14 @@ def _transmissions(chart: Chart, top: float, lang: Lang, measure: Measure, items
     kin_x = general_x + max(*(measure(g, 18, True) for g in generals), measure(general_heading, MIN_TEXT, False)) + 16
     ground_x = WIDTH - MARGIN - 8
     y = top + 46
-    for label, x, anchor in ((text("picture.column_hidden", lang), hidden_x, "ms"),
-                             (general_heading, general_x, "ls"),
-                             (text("picture.column_kin", lang), kin_x, "ls")):
-        items.append(Text(x, y, label, MIN_TEXT, "muted", anchor=anchor))  # type: ignore[arg-type]
+    vigours = [fact.vigour for fact in known.steps]
+    headings: list[tuple[str, float, Anchor]] = [(text("picture.column_hidden", lang), hidden_x, "ms"),
+                                                 (general_heading, general_x, "ls"),
+                                                 (text("picture.column_kin", lang), kin_x, "ls")]
+    if any(v is not None for v in vigours):  # the 旺相休囚死 word goes under the 六親 word
+        headings[2] = (text("picture.column_kin_vigour", lang), kin_x, "ls")
+    for label, x, anchor in headings:
+        items.append(Text(x, y, label, MIN_TEXT, "muted", anchor=anchor))
     y += 8
     row = 52
     for i, step in enumerate(chart.steps):
@@ -325,8 +371,52 @@ def _transmissions(chart: Chart, top: float, lang: Lang, measure: Measure, items
         items.append(Text(ground_x, mid, ground, 15, "muted", anchor="rm"))
         kin = term(step.kin, lang)
         room = ground_x - measure(ground, 15, False) - 10 - kin_x
-        items.append(Text(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", anchor="lm"))
+        vigour = vigours[i]
+        if vigour is None:
+            items.append(Text(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", anchor="lm"))
+        else:  # 六親 above, 旺相休囚死 below it
+            items.append(Text(kin_x, mid - 10, kin, _fit(measure, kin, 17, False, room), "fg", anchor="lm"))
+            word = term(vigour, lang)
+            items.append(Text(kin_x, mid + 12, word, _fit(measure, word, 15, True, room), "fg", bold=True,
+                              anchor="lm"))
     return y + 3 * row
+
+
+def _flow(items: list[Item], top: float, chips: list[tuple[str, str]], label_size: int, value_size: int,
+          measure: Measure, value_role: Role = "fg") -> float:
+    """Label–value pairs (``驛馬 寅``) flowed left to right over as many lines as they need; returns the bottom."""
+    x, y = float(MARGIN), top + value_size
+    for label, value in chips:
+        label_width = measure(label, label_size, False) if label else 0.0
+        width = label_width + (6 if label else 0) + measure(value, value_size, True)
+        if x > MARGIN and x + width > WIDTH - MARGIN:
+            x, y = float(MARGIN), y + value_size + 12
+        if label:
+            items.append(Text(x, y, label, label_size, "muted"))
+        items.append(Text(x + width - measure(value, value_size, True), y, value, value_size, value_role, bold=True))
+        x += width + 18
+    return y + 6
+
+
+def _derived(known: Facts, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
+    """驛馬 and 丁神; 天馬, 太歳 and 月建 with a moment; 本命 and 行年 with the querent's birth data."""
+    chips = [(text("picture.fact_horse", lang), str(known.travel_horse)),
+             (text("picture.fact_ding", lang), str(known.ding))]
+    for key, value in (("heavenly_horse", known.heavenly_horse), ("year", known.year), ("month", known.month),
+                       ("natal", known.natal), ("walking", known.walking_year)):
+        if value is not None:
+            chips.append((text(f"picture.fact_{key}", lang), str(value)))
+    return _flow(items, top, chips, 15, 20, measure)
+
+
+def _patterns(chart: Chart, known: Facts, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
+    """The 課体 that hold, as names flowed after their heading."""
+    held = [term(p.name, lang) for p in classify(chart, known).held]
+    items.append(Text(MARGIN, top + 20, text("picture.patterns", lang), 18, "fg", bold=True))
+    if not held:
+        items.append(Text(MARGIN, top + 46, text("picture.patterns_none", lang), 15, "muted"))
+        return top + 52
+    return _flow(items, top + 26, [("", name) for name in held], 15, 18, measure, "accent")
 
 
 def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
@@ -352,13 +442,17 @@ def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[
     return y + 12
 
 
-def layout(chart: Chart, lang: Lang, measure: Measure) -> Layout:
-    """Everything to draw for ``chart`` in ``lang``, top to bottom, at 1×."""
+def layout(chart: Chart, lang: Lang, measure: Measure, known: Facts | None = None) -> Layout:
+    """Everything to draw for ``chart`` in ``lang``, top to bottom, at 1×; ``known`` passes the facts
+    derived with the querent's birth data (本命, 行年), else they are derived from the chart alone."""
+    known = known if known is not None else facts(chart)
     items: list[Item] = []
     y = _header(chart, lang, measure, items)
     y = _ring(chart, y + 12, lang, measure, items)
     y = _lessons(chart, y + 14, lang, measure, items)
-    y = _transmissions(chart, y + 12, lang, measure, items)
+    y = _transmissions(chart, known, y + 12, lang, measure, items)
+    y = _derived(known, y + 10, lang, measure, items)
+    y = _patterns(chart, known, y + 8, lang, measure, items)
     y = _legend(chart, y + 12, lang, measure, items)
     return Layout(WIDTH, int(y + MARGIN), tuple(items))
 

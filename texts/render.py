@@ -16,6 +16,7 @@ from engine.patterns import Patterns, classify
 from engine.symbols import Branch
 
 from .explain import chart_name, explain, show
+from .present import school_line
 from .when import on_clock
 from .words import Lang, short, solar_term, text
 
@@ -156,8 +157,10 @@ def render_text(
     printed after the chart (texts/present.render_reading) says each of them once, in its place."""
     known = known if known is not None else facts(chart)
     g = chart.generals
+    school = school_line(chart.school, lang)  # issue 19: the non-default school options, named
     parts = [
         heading(chart, lang),
+        *((school,) if school is not None else ()),
         text(
             "render.void_noble",
             lang,
