@@ -1,7 +1,9 @@
 """Shared fixtures: a local Discord stand-in and a real bot connected to it.
 
-``standin`` is a started ``DiscordStandIn`` (one guild with one text channel unless a test builds
-its own). ``bot_env`` points the process at it (DISCORD_API_BASE, DISCORD_GATEWAY_URL) with a
+``standin`` is a started ``DiscordStandIn`` on the ``guilds`` a test module gives (override the
+``guilds`` fixture; the default is one guild with one text channel). ``discord_endpoints`` (used
+by every test) puts discord.py's API base and gateway back after the test, whatever it pointed
+them at. ``bot_env`` points the process at it (DISCORD_API_BASE, DISCORD_GATEWAY_URL) with a
 fresh database under tmp_path. ``start_bot`` starts the real bot against it and stops it after
 the test: ``bot = await start_bot(clock=...)``.
 """
@@ -14,21 +16,33 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
-from testkit.discord_standin import DiscordStandIn
+from bot.core.host import make_bot
+from testkit.discord_standin import DiscordStandIn, GuildSpec
 
 StartBot = Callable[..., Awaitable[Any]]
 
 
+@pytest.fixture(autouse=True)
+def discord_endpoints() -> Iterator[None]:
+    """discord.py's endpoints (class attributes the bot points at a stand-in) restored after each test."""
+    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    yield
+    discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
+
+
 @pytest.fixture
-async def standin() -> AsyncIterator[DiscordStandIn]:
-    server = DiscordStandIn()
-    await server.start()
-    try:
+def guilds() -> list[GuildSpec] | None:
+    """The stand-in's guilds (None: its default, one guild with one text channel)."""
+    return None
+
+
+@pytest.fixture
+async def standin(guilds: list[GuildSpec] | None) -> AsyncIterator[DiscordStandIn]:
+    async with DiscordStandIn(guilds=guilds) as server:
         yield server
-    finally:
-        await server.stop()
 
 
 @pytest.fixture
@@ -50,8 +64,6 @@ def bot_env(monkeypatch: pytest.MonkeyPatch, standin: DiscordStandIn, db_path: P
 @pytest.fixture
 async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIterator[StartBot]:
     """A factory that starts a bot on the stand-in and waits until it is ready; all are closed after."""
-    from bot.core.host import make_bot
-
     running: list[tuple[Any, asyncio.Task[None]]] = []
 
     async def start(*, timeout: float = 10.0, **kwargs: Any) -> Any:

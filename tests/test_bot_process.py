@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,12 +15,7 @@ from testkit.discord_standin import DiscordStandIn
 from testkit.processes import due_now, finish, run_bot, until
 
 
-@pytest.fixture
-async def standin() -> AsyncIterator[DiscordStandIn]:
-    async with DiscordStandIn() as server:
-        yield server
-
-
+@pytest.mark.slow
 async def test_sigterm_lets_the_send_in_flight_finish_and_exits_0(standin: DiscordStandIn, tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     guild = standin.guilds[0]
@@ -48,6 +42,7 @@ async def test_sigterm_lets_the_send_in_flight_finish_and_exits_0(standin: Disco
     assert message_id == int(standin.messages[channel][0]["id"]) and lease is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("content", "words"),
     [
@@ -85,6 +80,7 @@ async def test_no_network_is_one_clear_line(tmp_path: Path) -> None:
     assert len(refusal) == 1 and "network" in refusal[0]
 
 
+@pytest.mark.slow
 async def test_debug_log_hides_tokens_and_voice_warnings(standin: DiscordStandIn, tmp_path: Path) -> None:
     health = tmp_path / "health"
     assert health_main([str(health)]) == 1  # not running: unhealthy

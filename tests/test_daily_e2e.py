@@ -42,15 +42,12 @@ from testkit.discord_standin import (
 
 
 @pytest.fixture
-async def standin() -> AsyncIterator[DiscordStandIn]:
+def guilds() -> list[GuildSpec]:
     hidden = ChannelSpec(name="hidden")
     guild = GuildSpec(channels=[ChannelSpec(name="daily"), ChannelSpec(name="second"), hidden])
     # The bot's role may not view the hidden channel.
     hidden.overwrites = [{"id": str(guild.bot_role_id), "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)}]
-    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    async with DiscordStandIn(guilds=[guild]) as server:
-        yield server
-    discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
+    return [guild]
 
 
 @pytest.fixture
@@ -542,24 +539,20 @@ async def test_bad_row_is_reported_by_show_and_skipped_by_the_loop(
 
 async def test_each_process_posts_only_for_its_shards(tmp_path: Path) -> None:
     guilds = [GuildSpec(id=(1000 << 22) + 1), GuildSpec(id=(1001 << 22) + 1)]  # shards 0 and 1 of 2
-    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    try:
-        async with DiscordStandIn(guilds=guilds) as server:
-            db = tmp_path / "shared.sqlite3"
-            store = await open_store(db)
-            for guild in guilds:
-                await put(store, guild.id, guild.channels[0].id, "09:00", "Asia/Tokyo", "ja", utc(2026, 5, 1))
-            await store.close()
-            h = Harness(server, db, Clock(utc(2026, 5, 1, 23, 0)))
-            await h.start(shard_ids=[1], shard_count=2)
-            try:
-                await h.tick(utc(2026, 5, 2, 0, 0))
-                assert h.posts(guilds[0].channels[0].id) == []
-                assert len(h.posts(guilds[1].channels[0].id)) == 1
-            finally:
-                await h.stop()
-    finally:
-        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
+    async with DiscordStandIn(guilds=guilds) as server:
+        db = tmp_path / "shared.sqlite3"
+        store = await open_store(db)
+        for guild in guilds:
+            await put(store, guild.id, guild.channels[0].id, "09:00", "Asia/Tokyo", "ja", utc(2026, 5, 1))
+        await store.close()
+        h = Harness(server, db, Clock(utc(2026, 5, 1, 23, 0)))
+        await h.start(shard_ids=[1], shard_count=2)
+        try:
+            await h.tick(utc(2026, 5, 2, 0, 0))
+            assert h.posts(guilds[0].channels[0].id) == []
+            assert len(h.posts(guilds[1].channels[0].id)) == 1
+        finally:
+            await h.stop()
 
 
 def test_bot_permission_fixture_is_what_daily_needs() -> None:

@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 from datetime import date, timedelta
 from typing import Any
 
-import discord
 import pytest
 
 from bot.store import epoch, open_store
@@ -25,12 +24,8 @@ LEASE = timedelta(minutes=10)
 
 
 @pytest.fixture
-async def standin() -> AsyncIterator[DiscordStandIn]:
-    guild = GuildSpec(channels=[ChannelSpec(name=f"c{n}") for n in range(6)])
-    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    async with DiscordStandIn(guilds=[guild]) as server:
-        yield server
-    discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
+def guilds() -> list[GuildSpec]:
+    return [GuildSpec(channels=[ChannelSpec(name=f"c{n}") for n in range(6)])]
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
-"""Data flows one way: instant → chart (engine) → matched texts (texts) → embed (bot)."""
+"""Data flows one way: instant → chart (engine) → matched texts (texts) → embed (bot); and inside
+bot/, a core that knows no feature, one store, and features that lean on both (docs/architecture.md)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # What each package may import from the project's own packages.
 ALLOWED = {"engine": {"engine"}, "texts": {"texts", "engine"}, "bot": {"bot", "engine", "texts"}}
+
+# Inside bot/: the features, and the other features each may import (nothing else).
+FEATURES = {
+    "study": {"casebook"},  # /cast and /chart record a case and show it with the case's buttons
+    "settings": {"casebook"},  # /profile delete offers the casebook's "delete my cases" button
+    "daily": set(),
+    "casebook": set(),
+    "quiz": set(),
+}
+ENTRY_POINTS = {"bot/__init__.py", "bot/__main__.py", "bot/health.py"}  # the process edges, above everything
+MAX_LINES = 400
 
 
 def project_imports(path: Path) -> set[str]:
@@ -21,6 +34,46 @@ def project_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module.split(".")[0])
     return found & set(ALLOWED)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def bot_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted((ROOT / "bot").rglob("*.py"))}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every bot module `path` imports, anywhere in it (functions and TYPE_CHECKING blocks count),
+    relative imports resolved; ``from bot.x import y`` counts as bot.x.y when that is a module."""
+    known = bot_modules()
+    here = module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "bot"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            elif node.module and node.module.split(".")[0] == "bot":
+                target = node.module
+            else:
+                continue
+            found.add(target)
+            found |= {f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in known}
+    return {m for m in found if m in known and m != here}
+
+
+def layer(module: str) -> str:
+    """core, store, a feature's name, or the module itself for the entry points."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else module
 
 
 @pytest.mark.parametrize("package", sorted(ALLOWED))
@@ -44,3 +97,116 @@ def test_engine_does_no_io() -> None:
                   if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
         assert not names & io_modules, f"{module.name} imports {sorted(names & io_modules)}"
         assert "open(" not in module.read_text(encoding="utf-8"), module.name
+
+
+# The texts' I/O edges: the command lines, the loaders of its data files and fonts, the picture's
+# PNG encoder, and the default zone read from LIUREN_TZ. Everything else (the core) does no I/O.
+TEXTS_EDGES = {"__main__.py", "cli.py", "quiz_cli.py", "corpus.py", "matters.py", "translation.py", "words.py",
+               "picture.py", "picture_fonts.py", "when.py"}
+
+
+def test_the_texts_core_does_no_io() -> None:
+    io_modules = {"os", "socket", "sqlite3", "urllib", "http", "asyncio", "subprocess", "pathlib", "io", "tomllib",
+                  "shutil"}
+    for module in sorted((ROOT / "texts").glob("*.py")):
+        if module.name in TEXTS_EDGES:
+            continue
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module.split(".")[0] for n in ast.walk(tree)
+                  if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
+        assert not names & io_modules, f"texts/{module.name} imports {sorted(names & io_modules)}"
+        assert "open(" not in module.read_text(encoding="utf-8"), module.name
+
+
+def test_bot_has_no_import_circle() -> None:
+    """Counting every import: at module level, in functions and under TYPE_CHECKING."""
+    graph = {name: imported_modules(path) for name, path in bot_modules().items()}
+    # A package's __init__ re-exporting its own modules is not a circle through them.
+    graph = {m: {t for t in targets if not m.startswith(t + ".")} for m, targets in graph.items()}
+    state: dict[str, int] = {}
+    trail: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        trail.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                raise AssertionError("import circle: " + " → ".join([*trail[trail.index(nxt):], nxt]))
+            if nxt not in state:
+                visit(nxt)
+        trail.pop()
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+
+
+def test_no_import_inside_a_function_in_bot() -> None:
+    """Imports sit at the top of a module (or under TYPE_CHECKING), never inside a function."""
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+                assert not inner, f"{path.relative_to(ROOT)}:{inner[0].lineno} imports inside {node.name}()"
+
+
+def test_bot_layers() -> None:
+    """core imports no feature and no store internals; store imports only itself (and engine);
+    a feature imports core, the store's front, texts and engine, and only the features listed."""
+    for name, path in bot_modules().items():
+        if str(path.relative_to(ROOT)) in ENTRY_POINTS:
+            continue
+        here = layer(name)
+        for target in imported_modules(path):
+            there = layer(target)
+            where = f"{name} imports {target}"
+            if here == "store":
+                assert there == "store", where
+            elif there == "store":
+                assert target == "bot.store" or here == "store", f"{where}: use bot.store's front (open_store, values)"
+            elif here == "core":
+                assert there == "core", where
+            elif here in FEATURES:
+                assert there in {"core", here} | FEATURES[here], where
+            else:
+                raise AssertionError(f"{name}: a module outside core, store and the features")
+    for path in sorted((ROOT / "bot" / "store").rglob("*.py")):
+        imported = project_imports(path)
+        assert imported <= {"bot", "engine"}, f"{path.relative_to(ROOT)} imports {sorted(imported)}"
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(import|from) discord", text, re.M), path.name
+
+
+def test_bot_modules_are_small_and_typed_without_escapes() -> None:
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= MAX_LINES, f"{path.relative_to(ROOT)}: over {MAX_LINES} lines"
+        assert "type: ignore" not in text, f"{path.relative_to(ROOT)} silences the type checker"
+
+
+def test_each_store_operation_is_written_once() -> None:
+    """Every public operation of the store is defined in bot/store/store.py alone; the drivers
+    define only the driver interface (bot/store/driver.py)."""
+    def methods(path: Path) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                out[node.name] = [n.name for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                                  and not n.name.startswith("_")]
+        return out
+
+    store = ROOT / "bot" / "store"
+    (operations,) = methods(store / "store.py").values()
+    interface = set(methods(store / "driver.py")["Driver"])
+    assert len(operations) >= 40 and len(set(operations)) == len(operations)
+    for path in sorted(store.glob("*.py")):
+        if path.name == "store.py":
+            continue
+        for cls, defined in methods(path).items():
+            again = set(defined) & set(operations) - {"close", "location"}  # plumbing, not operations
+            assert not again, f"{path.name}:{cls} implements store operations again: {sorted(again)}"
+            if path.name in ("sqlite.py", "postgres.py"):
+                extra = set(defined) - interface - {"open", "run", "path"}  # opening, and SQLite's own thread
+                assert not extra, f"{path.name}:{cls} goes beyond the driver interface: {sorted(extra)}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -19,10 +18,8 @@ COUNT = 4
 
 
 @pytest.fixture
-async def standin() -> AsyncIterator[DiscordStandIn]:
-    guilds = [GuildSpec(id=((1000 + n) << 22) + 7, channels=[ChannelSpec(name=f"s{n}")]) for n in range(COUNT)]
-    async with DiscordStandIn(guilds=guilds) as server:
-        yield server
+def guilds() -> list[GuildSpec]:
+    return [GuildSpec(id=((1000 + n) << 22) + 7, channels=[ChannelSpec(name=f"s{n}")]) for n in range(COUNT)]
 
 
 def test_shard_settings_from_the_environment() -> None:
@@ -41,6 +38,7 @@ def test_shard_settings_from_the_environment() -> None:
             shard_settings(bad)
 
 
+@pytest.mark.slow
 async def test_two_processes_post_each_channel_once_through_a_kill(
     standin: DiscordStandIn, postgres_url: str
 ) -> None:

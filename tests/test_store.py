@@ -314,7 +314,8 @@ async def test_postgres_unreachable_server_is_one_clear_error() -> None:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
+def db_file(tmp_path: Path) -> Path:
+    """A database file in folders that do not exist yet (the store creates them)."""
     return tmp_path / "nested" / "dir" / "liuren.sqlite3"
 
 
@@ -322,11 +323,11 @@ def raw(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None)
 
 
-async def test_open_creates_folder_wal_and_latest_schema(db_path: Path) -> None:
-    store = await open_store(db_path)
+async def test_open_creates_folder_wal_and_latest_schema(db_file: Path) -> None:
+    store = await open_store(db_file)
     await store.close()
-    assert db_path.exists()
-    with raw(db_path) as conn:
+    assert db_file.exists()
+    with raw(db_file) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         columns = {r[1] for r in conn.execute("PRAGMA table_info(schedules)")}
@@ -354,9 +355,9 @@ async def test_liuren_db_environment_variable(tmp_path: Path, monkeypatch: pytes
         assert conn.execute("SELECT timezone FROM guild_options WHERE guild_id = 5").fetchone()[0] == "Europe/Paris"
 
 
-async def test_migrates_a_version_1_database_keeping_its_rows(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    with raw(db_path) as conn:
+async def test_migrates_a_version_1_database_keeping_its_rows(db_file: Path) -> None:
+    db_file.parent.mkdir(parents=True)
+    with raw(db_file) as conn:
         for statement in MIGRATIONS[0].sqlite:
             conn.execute(statement)
         conn.execute("PRAGMA user_version = 1")
@@ -365,7 +366,7 @@ async def test_migrates_a_version_1_database_keeping_its_rows(db_path: Path) -> 
             "INSERT INTO schedules (guild_id, channel_id, post_time, timezone, last_posted) "
             "VALUES (10, 20, '07:15', 'Asia/Tokyo', '2026-04-30')"
         )
-    store = await open_store(db_path)
+    store = await open_store(db_file)
     try:
         assert await zone_of(store, 10) == "Asia/Tokyo"
         (only,) = await store.schedules(10)
@@ -376,22 +377,22 @@ async def test_migrates_a_version_1_database_keeping_its_rows(db_path: Path) -> 
         assert isinstance(plan, Plan) and plan.since is None
     finally:
         await store.close()
-    with raw(db_path) as conn:
+    with raw(db_file) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
 
 
-async def test_reopening_does_not_reapply_migrations(db_path: Path) -> None:
+async def test_reopening_does_not_reapply_migrations(db_file: Path) -> None:
     for _ in range(3):
-        store = await open_store(db_path)
+        store = await open_store(db_file)
         await store.close()
-    with raw(db_path) as conn:
+    with raw(db_file) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
 
 
-async def test_a_failing_migration_step_rolls_back(db_path: Path) -> None:
+async def test_a_failing_migration_step_rolls_back(db_file: Path) -> None:
     from bot.store.migrations import Step
 
-    conn = connect(db_path)
+    conn = connect(db_file)
     broken = (*MIGRATIONS, Step("broken", ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL"), ()))
     with pytest.raises(sqlite3.OperationalError):
         migrate(conn, broken)
@@ -400,9 +401,9 @@ async def test_a_failing_migration_step_rolls_back(db_path: Path) -> None:
     conn.close()
 
 
-async def test_claim_race_from_raw_threads(db_path: Path) -> None:
+async def test_claim_race_from_raw_threads(db_file: Path) -> None:
     """Many threads, each with its own store (connection), race for one due row; exactly one wins."""
-    store = await open_store(db_path)
+    store = await open_store(db_file)
     await put(store, 1, 100)
     await store.close()
     barrier = threading.Barrier(8)
@@ -410,7 +411,7 @@ async def test_claim_race_from_raw_threads(db_path: Path) -> None:
 
     def contender(n: int) -> None:
         async def claim() -> int:
-            mine = await open_store(db_path)
+            mine = await open_store(db_file)
             try:
                 barrier.wait()
                 return len(await mine.claim_due(at(0), at(10), f"t{n}", None, 10))
@@ -427,8 +428,8 @@ async def test_claim_race_from_raw_threads(db_path: Path) -> None:
     assert sorted(wins) == [0] * 7 + [1]
 
 
-async def test_store_runs_sql_off_the_event_loop_thread(db_path: Path) -> None:
-    store = await open_store(db_path)
+async def test_store_runs_sql_off_the_event_loop_thread(db_file: Path) -> None:
+    store = await open_store(db_file)
     try:
         assert isinstance(store.driver, SqliteDriver)
         loop_thread = threading.get_ident()
@@ -461,115 +462,115 @@ def assert_untouched(path: Path, before: bytes | None) -> None:
     assert not Path(str(path) + "-wal").exists() or Path(str(path) + "-wal").stat().st_size == 0
 
 
-async def test_garbage_file_is_refused_untouched(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    db_path.write_bytes(b"this is a shopping list, not a database\n" * 50)
-    before = db_path.read_bytes()
+async def test_garbage_file_is_refused_untouched(db_file: Path) -> None:
+    db_file.parent.mkdir(parents=True)
+    db_file.write_bytes(b"this is a shopping list, not a database\n" * 50)
+    before = db_file.read_bytes()
     with pytest.raises(StoreError) as refused:
-        await open_store(db_path)
+        await open_store(db_file)
     message = str(refused.value)
-    assert str(db_path) in message and "not a SQLite database" in message and "backup" in message
+    assert str(db_file) in message and "not a SQLite database" in message and "backup" in message
     assert "\n" not in message
-    assert_untouched(db_path, before)
+    assert_untouched(db_file, before)
 
 
-async def test_truncated_file_is_refused_untouched(db_path: Path) -> None:
-    await make_db_with_schedule(db_path)
-    store = await open_store(db_path)
+async def test_truncated_file_is_refused_untouched(db_file: Path) -> None:
+    await make_db_with_schedule(db_file)
+    store = await open_store(db_file)
     for extra in range(200):  # enough pages that cutting half off is seen in the header
         await put(store, 2, 1000 + extra, locale="x" * 500)
     await store.close()
-    with raw(db_path) as conn:
+    with raw(db_file) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    whole = db_path.read_bytes()
-    db_path.write_bytes(whole[: len(whole) // 2])
-    before = db_path.read_bytes()
+    whole = db_file.read_bytes()
+    db_file.write_bytes(whole[: len(whole) // 2])
+    before = db_file.read_bytes()
     with pytest.raises(StoreError, match="truncated") as refused:
-        await open_store(db_path)
-    assert str(db_path) in str(refused.value)
-    assert_untouched(db_path, before)
+        await open_store(db_file)
+    assert str(db_file) in str(refused.value)
+    assert_untouched(db_file, before)
 
 
-async def test_empty_file_where_schedules_were_is_refused(db_path: Path) -> None:
-    await make_db_with_schedule(db_path)
-    assert marker_path(db_path).exists()
-    for leftover in (Path(str(db_path) + "-wal"), Path(str(db_path) + "-shm")):
+async def test_empty_file_where_schedules_were_is_refused(db_file: Path) -> None:
+    await make_db_with_schedule(db_file)
+    assert marker_path(db_file).exists()
+    for leftover in (Path(str(db_file) + "-wal"), Path(str(db_file) + "-shm")):
         leftover.unlink(missing_ok=True)
-    db_path.write_bytes(b"")
+    db_file.write_bytes(b"")
     with pytest.raises(StoreError, match="empty") as refused:
-        await open_store(db_path)
-    assert str(db_path) in str(refused.value) and marker_path(db_path).name in str(refused.value)
-    assert_untouched(db_path, b"")
-    db_path.unlink()  # a deleted file is noticed the same way
+        await open_store(db_file)
+    assert str(db_file) in str(refused.value) and marker_path(db_file).name in str(refused.value)
+    assert_untouched(db_file, b"")
+    db_file.unlink()  # a deleted file is noticed the same way
     with pytest.raises(StoreError, match="missing"):
-        await open_store(db_path)
-    assert not db_path.exists()
+        await open_store(db_file)
+    assert not db_file.exists()
 
 
-async def test_an_empty_new_file_without_marker_is_fine(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    db_path.write_bytes(b"")
-    store = await open_store(db_path)
+async def test_an_empty_new_file_without_marker_is_fine(db_file: Path) -> None:
+    db_file.parent.mkdir(parents=True)
+    db_file.write_bytes(b"")
+    store = await open_store(db_file)
     await store.close()
-    assert not marker_path(db_path).exists()  # no schedules yet: no marker
+    assert not marker_path(db_file).exists()  # no schedules yet: no marker
 
 
-async def test_newer_schema_is_refused_untouched(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    with raw(db_path) as conn:
+async def test_newer_schema_is_refused_untouched(db_file: Path) -> None:
+    db_file.parent.mkdir(parents=True)
+    with raw(db_file) as conn:
         conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    before = db_path.read_bytes()
+    before = db_file.read_bytes()
     with pytest.raises(StoreError, match="newer") as refused:
-        await open_store(db_path)
-    assert str(db_path) in str(refused.value) and "upgrade" in str(refused.value)
-    assert_untouched(db_path, before)
+        await open_store(db_file)
+    assert str(db_file) in str(refused.value) and "upgrade" in str(refused.value)
+    assert_untouched(db_file, before)
 
 
-async def test_a_directory_is_refused(db_path: Path) -> None:
-    db_path.mkdir(parents=True)
+async def test_a_directory_is_refused(db_file: Path) -> None:
+    db_file.mkdir(parents=True)
     with pytest.raises(StoreError, match="is a directory"):
-        await open_store(db_path)
+        await open_store(db_file)
 
 
 @pytest.mark.parametrize(("mode", "words"), [(os.R_OK, "cannot be read"), (os.W_OK, "read-only")])
 async def test_unreadable_or_read_only_file_is_refused(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch, mode: int, words: str
+    db_file: Path, monkeypatch: pytest.MonkeyPatch, mode: int, words: str
 ) -> None:
-    before = await make_db_with_schedule(db_path)
+    before = await make_db_with_schedule(db_file)
     real = os.access
 
     # The tests run as root, whom file modes do not stop; os.access is what the check asks.
     def access(path: str | os.PathLike[str], wanted: int, **kwargs: object) -> bool:
-        if Path(path) == db_path and wanted == mode:
+        if Path(path) == db_file and wanted == mode:
             return False
         return real(path, wanted)
 
     monkeypatch.setattr(os, "access", access)
     with pytest.raises(StoreError, match=words) as refused:
-        await open_store(db_path)
-    assert str(db_path) in str(refused.value)
-    assert db_path.read_bytes() == before
+        await open_store(db_file)
+    assert str(db_file) in str(refused.value)
+    assert db_file.read_bytes() == before
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads and writes files whatever their mode")
-async def test_read_only_file_mode_is_refused(db_path: Path) -> None:
-    await make_db_with_schedule(db_path)
-    db_path.chmod(0o444)
+async def test_read_only_file_mode_is_refused(db_file: Path) -> None:
+    await make_db_with_schedule(db_file)
+    db_file.chmod(0o444)
     with pytest.raises(StoreError, match="read-only"):
-        await open_store(db_path)
+        await open_store(db_file)
 
 
 @pytest.mark.parametrize("shards", [None, Shards(4, (0, 1))])
-async def test_a_tick_reads_the_due_index_not_the_table(db_path: Path, shards: Shards | None) -> None:
+async def test_a_tick_reads_the_due_index_not_the_table(db_file: Path, shards: Shards | None) -> None:
     """O(due): both queries of a tick are ranges of the due_at index, with or without shards."""
     from bot.store import sql as q
 
-    store = await open_store(db_path)
+    store = await open_store(db_file)
     for n in range(50):
         await put(store, (n % 7) << 22, 100 + n, due=at(n))
     await store.close()
     where, params = q.shard_filter(shards)
-    with raw(db_path) as conn:
+    with raw(db_file) as conn:
         conn.execute("ANALYZE")
         for sql, args in ((q.DUE.format(where=where), (epoch(at(0)), *params, 10)),
                           (q.NEXT_DUE + where + q.NEXT_DUE_ORDER, params)):

@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 
 import discord
 
+import engine
 from bot.core.embeds import chart_embeds, group_messages
 from bot.core.send import picture_file
 from bot.core.words import language_of, text
-from engine import cast
 from engine.school import DEFAULT_SCHOOL, School
 from texts.picture import Picture, draw
 
@@ -37,7 +37,7 @@ def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, schoo
     (``image``) its picture, as messages (blocking: run it in a thread). The zone comes parsed:
     the chart is cast from the local instant, so nothing here reads a zone name again."""
     local = at.astimezone(zone)
-    chart = cast(local, school=school)
+    chart = engine.cast(local, school=school)
     lang = language_of(locale)
     header = text("daily.post_header", lang, date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone.key)
     messages = group_messages(chart_embeds(chart, locale=locale))

@@ -1,0 +1,105 @@
+"""Each value is read once: one cast, one read of the server's settings and one zone parse per
+/cast and per daily post (issue 20), counted on the real path against the stand-in."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+import engine
+import texts.when
+from bot.store import GuildOptions, Store
+from engine import calendar
+from testkit.daily_harness import Clock, Harness, utc
+from testkit.discord_standin import DiscordStandIn
+from tests.conftest import StartBot
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Counts:
+    """Calls of the engine's casts, the store's settings read and the one zone parser."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.seen: Counter[str] = Counter()
+        self.monkeypatch = monkeypatch
+        self._wrap(engine, "cast", "cast")
+        self._wrap(engine, "cast_classical", "cast")
+        self._wrap(calendar, "zone", "zone")  # engine.calendar's own callers look it up here
+        self._wrap(texts.when, "calendar_zone", "zone")  # texts.when bound it at import
+
+    def _wrap(self, owner: object, name: str, key: str) -> None:
+        original = getattr(owner, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.seen[key] += 1
+            return original(*args, **kwargs)
+
+        self.monkeypatch.setattr(owner, name, counted)
+
+    def store(self, store: Store) -> None:
+        original = store.guild_options
+
+        async def counted(guild_id: int) -> GuildOptions:
+            self.seen["options"] += 1
+            return await original(guild_id)
+
+        self.monkeypatch.setattr(store, "guild_options", counted)
+
+    def reset(self) -> None:
+        self.seen.clear()
+
+
+NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("options", [{}, {"tz": "America/New_York", "when": "2026-11-29 14:00"}])
+async def test_cast_casts_once_reads_settings_once_parses_the_zone_once(
+    standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch, options: dict[str, str]
+) -> None:
+    bot = await start_bot(clock=lambda: NOW)
+    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone="Europe/Paris"))
+    counts = Counts(monkeypatch)
+    counts.store(bot.store)
+    callback = await standin.slash("cast", options)
+    assert callback.embeds and (options.get("tz") or "Europe/Paris") in callback.embeds[0]["description"]
+    assert callback.files  # the picture rides with it: drawing it casts nothing again
+    assert counts.seen == {"cast": 1, "options": 1, "zone": 1}, counts.seen
+
+
+async def test_chart_casts_once_and_reads_settings_once(
+    standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = await start_bot(clock=lambda: NOW)
+    counts = Counts(monkeypatch)
+    counts.store(bot.store)
+    callback = await standin.slash("chart", {"day": "甲子", "yuejiang": "亥", "hour": "午"})
+    assert callback.embeds
+    assert counts.seen == {"cast": 1, "options": 1}, counts.seen
+
+
+@pytest.fixture
+async def harness(standin: DiscordStandIn, tmp_path: Path) -> AsyncIterator[Harness]:
+    h = Harness(standin, tmp_path / "liuren.sqlite3", Clock(utc(2026, 5, 1, 23, 0)))  # 08:00 JST
+    yield h
+    await h.stop()
+
+
+async def test_a_daily_post_casts_once_reads_settings_once_parses_the_zone_once(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    bot = await h.start()
+    channel = h.channel()
+    await h.slash("daily set", {"channel": channel, "time": "09:00", "tz": "Asia/Tokyo"})
+    await h.settle()
+    counts = Counts(monkeypatch)
+    counts.store(bot.store)
+    await h.tick(utc(2026, 5, 2, 0, 0))  # 09:00 JST: the post is due
+    assert len(h.posts(channel)) == 1
+    assert counts.seen == {"cast": 1, "options": 1, "zone": 1}, counts.seen
