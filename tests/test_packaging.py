@@ -254,3 +254,30 @@ def test_the_units_install_steps_create_etc_liuren_before_writing_into_it() -> N
     assert made < steps.index("/etc/liuren/bot.env")
     assert "/etc/liuren" in steps[made : steps.index("\n", made)]
     assert re.search(r'pip install "liuren\[bot(,postgres)?\]"', steps)  # the bot is an extra
+
+
+def test_the_bot_on_sqlite_runs_without_the_postgres_extra() -> None:
+    """`liuren[bot]` alone: the bot starts (no token: the chart for now) and opens its SQLite store;
+    a postgresql:// LIUREN_DB is refused in one line naming the extra."""
+    body = """
+import asyncio, os, sys, tempfile
+from bot.__main__ import main
+from bot.store import StoreError, open_store
+os.environ.pop("DISCORD_TOKEN", None)
+sys.argv = ["liuren-bot"]
+assert main() == 0
+
+async def stores():
+    with tempfile.TemporaryDirectory() as folder:
+        store = await open_store(os.path.join(folder, "bot.sqlite3"))
+        await store.close()
+    try:
+        await open_store("postgresql://nobody@127.0.0.1:9/x")
+    except StoreError as error:
+        print("REFUSED", error)
+asyncio.run(stores())
+"""
+    done = run_blocked(body, blocked={"psycopg", "psycopg_pool"})
+    assert done.returncode == 0, done.stderr
+    assert "LOADED []" in done.stdout
+    assert "REFUSED LIUREN_DB is a PostgreSQL URL" in done.stdout and "liuren[postgres]" in done.stdout

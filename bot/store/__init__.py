@@ -11,7 +11,6 @@ import os
 
 from .driver import Driver
 from .location import APP_NAME, Location, default_location
-from .postgres import PostgresDriver
 from .sqlite import SqliteDriver
 from .store import Store
 from .values import (
@@ -73,5 +72,14 @@ async def open_store(location: Location | str | os.PathLike[str] | None = None) 
     where = default_location() if location is None else (
         location if isinstance(location, Location) else Location.parse(location)
     )
-    driver: Driver = await (PostgresDriver.open(where) if where.url is not None else SqliteDriver.open(where))
+    # issue 23: psycopg is the [postgres] extra, imported only for a postgresql:// URL
+    if where.url is None:
+        driver: Driver = await SqliteDriver.open(where)
+    else:
+        try:
+            from .postgres import PostgresDriver
+        except ModuleNotFoundError as error:
+            raise StoreError(f"LIUREN_DB is a PostgreSQL URL but {error.name} is not installed: "
+                             "pip install 'liuren[postgres]'") from error
+        driver = await PostgresDriver.open(where)
     return Store(driver)
