@@ -304,7 +304,7 @@ def test_citations_of_rules_sections_name_real_sections() -> None:
 def registered_commands() -> set[str]:
     """The slash commands the bot registers, read from its source: ``cast``, ``daily set`` …"""
     found: set[str] = set()
-    for path in (ROOT / "bot").glob("*.py"):
+    for path in (ROOT / "bot").rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         groups = dict(re.findall(r"(\w+) = app_commands\.Group\(\s*name=\"(\w+)\"", source))
         found.update(re.findall(r"app_commands\.command\(name=\"(\w+)\"", source))

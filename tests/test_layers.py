@@ -23,6 +23,9 @@ FEATURES = {
 }
 ENTRY_POINTS = {"bot/__init__.py", "bot/__main__.py", "bot/health.py"}  # the process edges, above everything
 MAX_LINES = 400
+# Imports inside a function, each for an optional dependency (never to dodge a circle: the circle
+# check counts them too): the PostgreSQL driver needs psycopg, the [postgres] extra.
+OPTIONAL_IMPORTS = {("bot/store/__init__.py", "open_store")}
 
 
 def project_imports(path: Path) -> set[str]:
@@ -144,10 +147,13 @@ def test_bot_has_no_import_circle() -> None:
 
 
 def test_no_import_inside_a_function_in_bot() -> None:
-    """Imports sit at the top of a module (or under TYPE_CHECKING), never inside a function."""
+    """Imports sit at the top of a module (or under TYPE_CHECKING), never inside a function (but
+    for the listed optional dependencies)."""
     for path in sorted((ROOT / "bot").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if (str(path.relative_to(ROOT)), node.name) in OPTIONAL_IMPORTS:
+                    continue
                 inner = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
                 assert not inner, f"{path.relative_to(ROOT)}:{inner[0].lineno} imports inside {node.name}()"
 
