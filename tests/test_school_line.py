@@ -17,7 +17,7 @@ from engine.school import DEFAULT_SCHOOL, School
 from texts.cli import chart_json, main
 from texts.find import find_charts
 from texts.picture import alt_text, measure
-from texts.picture_layout import MIN_TEXT, Text, layout
+from texts.picture_layout import MARGIN, MIN_TEXT, WIDTH, Text, layout
 from texts.present import school_line, school_options
 from texts.render import render_text
 from texts.words import LANGS, Lang, text
@@ -104,3 +104,21 @@ def test_the_command_line_names_every_option_it_was_given(capsys: pytest.Capture
                                                       "fuyin_repeat_clash", "day_changes_at_23"}
     assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--lang", "en"]) == 0
     assert "School options" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_option_at_once_fits_the_picture_without_crowding(lang: Lang) -> None:
+    school = School(**{name: FLIPPED[name] for name in OPTIONS})
+    chart = cast(datetime(2026, 6, 24, 13, 30), "America/Argentina/ComodRivadavia", school=school)
+    plan = layout(chart, lang, measure)
+    line = school_line(school, lang)
+    assert line is not None
+    accent = [t for t in plan.items if isinstance(t, Text) and t.role == "accent" and t.size == MIN_TEXT]
+    assert len(accent) >= 2 and "".join(t.text for t in accent).replace(" ", "") == line.replace(" ", "")
+    for item in plan.items:
+        if isinstance(item, Text):
+            width = measure(item.text, item.size, item.bold)
+            left = {"l": item.x, "m": item.x - width / 2, "r": item.x - width}[item.anchor[0]]
+            assert left >= MARGIN - 1 and left + width <= WIDTH - MARGIN + 1, item
+            assert item.size >= MIN_TEXT
+    assert len(alt_text(chart, lang)) <= 1024

@@ -140,9 +140,9 @@ def _fit(measure: Measure, value: str, size: int, bold: bool, room: float) -> in
 
 
 def _wrap(measure: Measure, value: str, size: int, bold: bool, room: float) -> list[str]:
-    """``value`` broken into lines no wider than ``room``: at spaces where it has them (English),
-    else between any two characters (CJK)."""
-    tokens = re.findall(r"\S+\s*", value) if " " in value.strip() else list(value)
+    """``value`` broken into lines no wider than ``room``: after a space or a list separator
+    (、，：・), and inside a word only when the word alone is wider than the room."""
+    tokens = [t for t in re.findall(r"[^\s、，,：:・·]*[\s、，,：:・·]*", value) if t]
     lines: list[str] = []
     line = ""
     for token in tokens:
