@@ -1,6 +1,7 @@
-"""The chart as plain JSON-ready data (``--json``). The schema, version 2:
+"""The chart as plain JSON-ready data (``--json``). The schema, version 3:
 
-- ``schema``: 2 (version 1 carried the reasons as Japanese sentences; 2 carries them as data)
+- ``schema``: 3 (version 1 carried the reasons as Japanese sentences; 2 carries them as data; 3
+  puts the reading's entries under ``reading.entries`` and adds ``reading.matters``, issue 18)
 - ``day`` "甲子", ``hour`` "午", ``yuejiang`` "亥" — the three classical inputs
 - ``moment``: null for a chart cast from the classical inputs, else
   ``{"local": ISO 8601 with offset, "zone": IANA name, "year"/"month"/"day"/"hour": "丙午" …,
@@ -24,6 +25,15 @@
   each null]}``
 - ``patterns``: the 課体 that hold, ``[{"name", "reason"}]``; ``undecided``: those an input is
   missing for, ``[{"name", "needs", "reason"}]``
+- ``reading`` (added by ``liuren cast --json`` with ``--reading``, ``--question`` or ``--matter``):
+  ``{"matters": [...], "entries": [...]}``. ``matters``, in RULES §9.2's order, one per matter read
+  (texts/matter_reading.py): ``{"key" (petition … child), "words" (the question's words that decided
+  it; [] when chosen), "spirits": [{"general", "heaven" (天盤), "ground" (地盤), "transmissions"
+  (the 伝 it rides), "lessons" (numbers), "void", "vigour" (null without the month), "kin" (to the
+  day stem), "bears" (true/false for an opening the seed conditions on 發用, 勾陳 and 騰蛇; else
+  null), "line" (the name line's unit id, or null)}], "units": [the corpus ids it quotes, in
+  order]}``. ``entries``: the general reading, each ``{"section", "role", "position", "unit", …}``;
+  a unit a matter quoted is not quoted again there.
 """
 
 from __future__ import annotations
@@ -39,7 +49,7 @@ from .patterns import classify
 from .reasons import Why
 from .symbols import BRANCHES, Pillar
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def plain(value: object) -> Any:

@@ -18,6 +18,8 @@ class School:
     - ``shehai_depth_first``: in 渉害, count the classical depth before the 孟仲 rule (§4.4).
     - ``maoxing_by_day``: name 昴星's sub-forms by the day (剛日 虎視転蓬, 柔日 冬蛇掩目) instead of
       by the general on 初伝 (§7).
+    - ``tengshe_whenever_seen``: read 騰蛇's opening (¶95 「但見騰蛇」) as bearing whenever it rides any
+      of the 三伝, instead of only as 發用 (default, ¶97 「発用するのを見れば」; RULES §9.3 R3, issue 18).
     """
 
     day_changes_at_23: bool = True
@@ -25,6 +27,8 @@ class School:
     fuyin_repeat_clash: bool = False
     shehai_depth_first: bool = False
     maoxing_by_day: bool = False
+    # issue 18 (the matter reading, texts/matter_reading.py): one switch, read only there
+    tengshe_whenever_seen: bool = False
 
     def __post_init__(self) -> None:
         if self.noble_table not in ("甲牛", "甲羊"):

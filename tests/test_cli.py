@@ -36,10 +36,10 @@ def test_cast_in_other_languages_has_no_kana_outside_the_seed(lang: str, capsys:
     assert not KANA.search(out), KANA.findall(out)[:10]
 
 
-def test_cast_json_schema_2(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cast_json_schema_3(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--json", "--lang", "en"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["schema"] == 2 and data["lang"] == "en"
+    assert data["schema"] == 3 and data["lang"] == "en"
     assert (data["day"], data["hour"], data["yuejiang"]) == ("甲子", "午", "亥")
     assert data["plate"]["午"] == "亥" and len(data["plate"]) == 12
     assert data["moment"] is None
@@ -54,9 +54,9 @@ def test_cast_json_schema_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_reading_json_lists_entries_in_teachers_order(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    sections = [e["section"] for e in data["reading"]]
+    sections = [e["section"] for e in data["reading"]["entries"]]  # schema 3 (issue 18)
     assert sections == sorted(sections, key=["課名", "發用", "干支", "課体", "中末", "取法"].index)
-    ids = [e["unit"]["id"] for e in data["reading"] if e["unit"]]
+    ids = [e["unit"]["id"] for e in data["reading"]["entries"] if e["unit"]]
     assert len(ids) == len(set(ids))
 
 

@@ -30,6 +30,9 @@ from engine.symbols import PILLARS, parse_branch
 from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
 
 from .explain import explain
+from .matter_present import matter_json, render_matters  # issue 18
+from .matter_reading import MatterSection, answer  # issue 18
+from .matters import GENERAL, MATTERS, recognise  # issue 18
 from .present import notes, original, render_reading, role_label, school_line, school_options, translation
 from .reading import Reading, read
 from .render import render_text
@@ -75,6 +78,12 @@ def _school_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="昴星: name 虎視転蓬/冬蛇掩目 by 剛日/柔日, not by the general on 初伝",
     )
+    # issue 18: the matter reading's one school option (RULES §9.3 R3)
+    group.add_argument(
+        "--tengshe-whenever-seen",
+        action="store_true",
+        help="騰蛇: its opening bears whenever it rides a 伝 (¶95 但見), not only as 發用 (¶97)",
+    )
 
 
 def _lang_argument(parser: argparse.ArgumentParser) -> None:
@@ -107,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--sex", choices=("男", "女"), help="the querent's sex, for 行年")
     _lang_argument(c)
     _school_arguments(c)
+    # issue 18: the matter asked (RULES §9): recognised in --question, or chosen with --matter
+    c.add_argument("--question", metavar="TEXT", help="the question asked: its matter (類神) is read first")
+    c.add_argument(
+        "--matter",
+        choices=(*(m.value for m in MATTERS), GENERAL),
+        help="the matter to read, overriding recognition ('general': none, the general reading only)",
+    )
 
     t = sub.add_parser("table", help="the classical table of all 720 課 (60 days × 12 plates)")
     t.add_argument("--hour", default="子", help="hour branch the plates are set on (sets 晝夜 for 貴人)")
@@ -130,6 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     qz.add_argument("--seed", type=int, default=None, help="the same seed asks the same round")
     _lang_argument(qz)
     _school_arguments(qz)
+    # issue 18: which matters a question names (RULES §9.4)
+    mt = sub.add_parser("matter", help="the matters a question names, one key per line ('general' when none)")
+    mt.add_argument("text", nargs="+", help="the question, e.g. 財布をなくしました")
     return parser
 
 
@@ -150,6 +169,7 @@ def school_from(args: argparse.Namespace) -> School:
         fuyin_repeat_clash=args.fuyin_repeat_clash,
         shehai_depth_first=args.shehai_depth,
         maoxing_by_day=args.maoxing_by_day,
+        tengshe_whenever_seen=args.tengshe_whenever_seen,  # issue 18
     )
 
 
@@ -241,8 +261,10 @@ def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
     ]
 
 
-def chart_json(chart: Chart, known: Facts, lang: Lang, reading: Reading | None) -> dict[str, Any]:
-    """The engine's JSON with each reason's text in ``lang`` added (schema 2, engine/schema.py)."""
+def chart_json(
+    chart: Chart, known: Facts, lang: Lang, reading: Reading | None, matters: tuple[MatterSection, ...] = ()
+) -> dict[str, Any]:
+    """The engine's JSON with each reason's text in ``lang`` added (schema 3, engine/schema.py)."""
     data = to_dict(chart, known)
     data["lang"] = lang
     # issue 19: the school options that are not the defaults, by name and as a sentence (None: defaults)
@@ -255,7 +277,8 @@ def chart_json(chart: Chart, known: Facts, lang: Lang, reading: Reading | None) 
             for reason, why in zip(item["reasons"], p.reasons, strict=True):
                 reason["text"] = explain(why, lang)
     if reading is not None:
-        data["reading"] = reading_dict(reading, lang)
+        # issue 18 (schema 3): the matter sections first, then the general reading's entries
+        data["reading"] = {"matters": [matter_json(m) for m in matters], "entries": reading_dict(reading, lang)}
     return data
 
 
@@ -265,7 +288,17 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "cast":
             lang = lang_from(args)
             chart, known = chart_and_facts(args)
-            reading = read(chart, known) if (args.reading or args.json) else None
+            # issue 18: a question (or --matter) reads its matters first and implies --reading
+            asked = args.question is not None or args.matter is not None
+            if args.question is not None and not args.question.strip():
+                raise CastError("--question is empty: give the question, or leave the option out")
+            reply = answer(chart, known, question=args.question, matter=args.matter) if asked else None
+            with_reading = args.reading or asked
+            if reply is not None:
+                reading: Reading | None = reply.reading
+            else:
+                reading = read(chart, known) if (args.reading or args.json) else None
+            matters = reply.matters if reply is not None else ()
             if args.png is not None:
                 _write_png(chart, args.png, args.theme, lang, known)
                 if args.png == "-":
@@ -273,13 +306,17 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(
                     json.dumps(
-                        chart_json(chart, known, lang, reading if args.reading else None), ensure_ascii=False, indent=2
+                        chart_json(chart, known, lang, reading if with_reading else None, matters),
+                        ensure_ascii=False,
+                        indent=2,
                     )
                 )
             else:
                 # issue 19: with --reading the 課体 and the trace are the reading's, said once there
                 print(render_text(chart, lang, with_trace=not args.no_trace and reading is None, known=known,
                                   with_patterns=reading is None))
+                if matters:  # issue 18: the matter section comes before the general reading
+                    print(render_matters(matters, lang))
                 if reading is not None:
                     print(render_reading(reading, lang))
         elif args.command == "table":
@@ -295,6 +332,9 @@ def run(args: argparse.Namespace) -> int:
             from .quiz_cli import main as quiz
 
             return quiz(args.level, args.questions, lang_from(args), args.seed, school_from(args))
+        elif args.command == "matter":  # issue 18
+            found = recognise(" ".join(args.text))
+            print("\n".join(f.matter.value for f in found) if found else GENERAL)
         elif args.command == "find":
             from .find import find_charts
 

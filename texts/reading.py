@@ -212,18 +212,29 @@ class _Builder:
 _CACHE: LRU[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = LRU(512)
 
 
-def read(chart: Chart, known: Facts | None = None, *, texts: Corpus | None = None) -> Reading:
+def read(
+    chart: Chart,
+    known: Facts | None = None,
+    *,
+    texts: Corpus | None = None,
+    quoted: frozenset[str] = frozenset(),
+    patterns: Patterns | None = None,
+) -> Reading:
     """Read ``chart``: classify its 課体 and match the classical lines, in a teacher's order.
 
     ``known`` passes facts derived with birth data or a month/year (they decide 龍戦, 遊子 …);
     it defaults to the chart's own. ``texts`` defaults to the shipped corpus.
+    ``quoted``: ids of units the reply has already quoted above (issue 18's matter section): each
+    is referred back to ("quoted above"), not quoted again. ``patterns``: ``classify(chart, known)``
+    when the caller has it already (the matter section does), so it is not worked out twice.
     """
     facts = derive_facts(chart) if known is None else known
-    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts)
+    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts, quoted)
     cached = _CACHE.get(key) if texts is None else None
     if cached is None:
-        found = classify(chart, facts)
+        found = classify(chart, facts) if patterns is None else patterns  # issue 18: shared, not redone
         b = _Builder(corpus() if texts is None else texts)
+        b.quoted.update(quoted)  # issue 18: units the matter section quoted are referred back to
         _name(b, chart, found)
         _initial(b, chart, facts)
         _day(b, chart, found)

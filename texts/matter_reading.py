@@ -1,0 +1,398 @@
+"""The reading for the matter asked (RULES §9.3, R1–R10), as values: what is quoted, and what is stated.
+
+:func:`answer` is what a reply calls: it reads the matters of a question (or the one a caller chose),
+builds a :class:`MatterSection` per matter in §9.2's order, then the general reading with the units
+already quoted left out (it refers back instead), so that no unit is quoted twice in one reply.
+The words are written by texts/matter_present.py; nothing here is a sentence.
+
+The reading quotes and states; it never sums lines into a verdict of its own. For each matter:
+
+- R1 the 類神 in §9.2's order, each opening quoted once as the ground (貴人: its citations instead);
+- R2 where it stands (天盤, 地盤) and the name line for that 地盤 branch, or none;
+- R3 the 伝 it rides, and whether an opening the seed conditions on 發用 bears (勾陳, 騰蛇);
+- R4 a （不加…） branch (never reached under RULES §5; kept for a future placement option);
+- R5 the lessons whose upper it is; for marriage the 日辰 of ¶159;
+- R6 空亡, 旺相休囚死 (with a moment), 六親: facts without verdict;
+- R7 the other generals' lines that speak of the matter, then its patterns (undecided ones named);
+- R8 伏吟 and a lost thing: where to seek (¶147);
+- R9 the patterns that speak of any matter, once, under the first matter;
+- R10 the [伝統] 六親 of the matter: the lessons and 伝 that carry it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.chart import Chart, kin
+from engine.facts import Facts, vigour
+from engine.facts import facts as derive_facts
+from engine.patterns import Patterns, classify
+from engine.symbols import BRANCHES, Branch, Stem
+from engine.terms import General, Input, Kin, PatternName, Position, Vigour
+
+from .corpus import Corpus, Unit, corpus
+from .matter_table import ANY_MATTER, ON_INITIAL, RULES, Ground, MatterRules, Spirit
+from .matters import Found, Matter, choose
+from .reading import Reading, read
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """A unit the matter section shows; ``above``: already quoted earlier in this reply, so it is
+    referred to (→ above), not quoted again."""
+
+    unit: Unit
+    above: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SpiritReading:
+    """One 類神 of a matter on this chart (R1–R6).
+
+    ``rank`` is its place among the matter's 類神 (1 first). ``opening`` is its quoted opening (None
+    for 貴人, whose grounds are citations). ``line`` is the name line for its 地盤 branch (None: the
+    seed gives none). ``positions``: the 伝 it rides. ``bears``: for an opening conditioned on 發用
+    (勾陳, 騰蛇), whether the condition holds; None for the others. ``excluded``: R4. ``lessons``: the
+    numbers of the lessons whose upper it rides. ``vigour`` is None without the month. ``above``:
+    the earlier matter this 類神 was given under (then nothing of it is quoted again).
+    """
+
+    general: General
+    rank: int
+    grounds: tuple[Ground, ...]
+    opening: Quote | None
+    heaven: Branch
+    ground: Branch
+    line: Quote | None
+    positions: tuple[Position, ...]
+    bears: bool | None
+    excluded: bool
+    lessons: tuple[int, ...]
+    void: bool
+    vigour: Vigour | None
+    month: Branch | None  # 月建, which sets ``vigour``
+    kin: Kin
+    stem: Stem  # the day stem ``kin`` is counted to
+    above: Matter | None = None
+
+    @property
+    def initial(self) -> bool:
+        """It rides the 初伝 (= 發用, ¶51/¶53)."""
+        return Position.初伝 in self.positions
+
+
+@dataclass(frozen=True, slots=True)
+class DayAndBranch:
+    """¶159 「夫，干也；妻，支也」 for marriage (R5): does the 干上神 overcome the day branch, and the
+    支上神 the day stem? Both → 蕪淫 (quoted under R7)."""
+
+    stem_upper: Branch
+    day_branch: Branch
+    stem_upper_overcomes: bool
+    branch_upper: Branch
+    day_stem: Stem
+    branch_upper_overcomes: bool
+
+    @property
+    def both(self) -> bool:
+        return self.stem_upper_overcomes and self.branch_upper_overcomes
+
+
+@dataclass(frozen=True, slots=True)
+class MentionReading:
+    """Another general's name line that speaks of the matter, because it stands on ``ground`` (R7)."""
+
+    general: General
+    ground: Branch
+    quote: Quote
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """R8: with 伏吟, the lost or fled is sought one place from the day branch (¶147)."""
+
+    day_branch: Branch
+    place: Branch
+    clockwise: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PatternReading:
+    """A pattern of the matter the chart carries (R7, R9): the names that hold (several share one
+    verse), the verse (None where the seed has none), and for 伏吟 under lost the R8 search."""
+
+    names: tuple[PatternName, ...]
+    quote: Quote | None
+    search: Search | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undecided:
+    """A pattern of the matter the chart cannot decide without an input (R7): named, not quoted."""
+
+    name: PatternName
+    needs: tuple[Input, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KinPlace:
+    """Where a 六親 sits: a lesson (``lesson`` its number) or a 伝 (``position``), its branch, 空 or not."""
+
+    branch: Branch
+    void: bool
+    lesson: int | None = None
+    position: Position | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KinListing:
+    """R10: the matter's [伝統] 六親 and the lessons, then the 伝, whose 天盤 branch carries it."""
+
+    kin: Kin
+    places: tuple[KinPlace, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatterSection:
+    """The reading for one matter (R1–R10), in the order it is shown."""
+
+    matter: Matter
+    words: tuple[str, ...]  # the question's words that decided it (empty when chosen explicitly)
+    spirits: tuple[SpiritReading, ...]
+    day_and_branch: DayAndBranch | None
+    mentions: tuple[MentionReading, ...]
+    patterns: tuple[PatternReading, ...]
+    undecided: tuple[Undecided, ...]
+    any_matter: tuple[PatternReading, ...]
+    kin: KinListing | None
+
+    def quotes(self) -> tuple[Quote, ...]:
+        """Every quotation of the section in the order shown, those referred back to included."""
+        out: list[Quote] = []
+        for s in self.spirits:
+            out.extend(q for q in (s.opening, s.line) if q is not None)
+        out.extend(m.quote for m in self.mentions)
+        out.extend(p.quote for p in (*self.patterns, *self.any_matter) if p.quote is not None)
+        return tuple(out)
+
+    def units(self) -> tuple[str, ...]:
+        """The ids of the units this section quotes (not those it refers back to), in order."""
+        return tuple(q.unit.id for q in self.quotes() if not q.above)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A reply to a question: the matter sections first, then the general reading, which refers back
+    to any unit a section quoted instead of quoting it again."""
+
+    matters: tuple[MatterSection, ...]
+    reading: Reading
+
+    def units(self) -> tuple[str, ...]:
+        """Every unit quoted in the reply, in order (each once)."""
+        return (*(u for m in self.matters for u in m.units()), *(u.id for u in self.reading.units()))
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """A corpus's units as the matter reading looks them up, by the engine's values (built once per
+    corpus: the lookups by name fold their text on every call)."""
+
+    openings: dict[General, Unit]
+    lines: dict[tuple[General, Branch], Unit]
+    excludes: dict[General, frozenset[Branch]]
+    verses: dict[PatternName, Unit | None]
+
+    @classmethod
+    def of(cls, texts: Corpus) -> _Index:
+        held = _INDEX.get(id(texts))
+        if held is not None and held[0] is texts:
+            return held[1]
+        openings = {g: texts.get(f"general.{g}") for g in General}
+        lines = {(g, b): unit for g in General for b in BRANCHES if (unit := texts.general_on(g, b)) is not None}
+        excludes = {g: frozenset(Branch[c] for c in u.excludes) for g, u in openings.items()}
+        verses = {n: texts.pattern(n.name) for n in PatternName}
+        index = cls(openings, lines, excludes, verses)
+        if len(_INDEX) > 8:  # a test's own corpora: keep a few, not every one
+            _INDEX.clear()
+        _INDEX[id(texts)] = (texts, index)
+        return index
+
+
+_INDEX: dict[int, tuple[Corpus, _Index]] = {}
+
+
+class _Quoter:
+    """Quotes each unit once per reply; a second time it is a reference back."""
+
+    def __init__(self, texts: Corpus) -> None:
+        self.texts = texts
+        self.index = _Index.of(texts)
+        self.quoted: dict[str, None] = {}
+
+    def quote(self, unit: Unit) -> Quote:
+        if unit.id in self.quoted:
+            return Quote(unit, above=True)
+        self.quoted[unit.id] = None
+        return Quote(unit)
+
+
+def _spirit(q: _Quoter, chart: Chart, known: Facts, spirit: Spirit, rank: int, above: Matter | None) -> SpiritReading:
+    general = spirit.general
+    g = chart.generals
+    ground = g.ground_of(general)
+    heaven = chart.plate.up(ground)
+    opening_unit = q.index.openings[general]
+    line_unit = q.index.lines.get((general, ground))
+    positions = tuple(s.position for s in chart.steps if s.branch == heaven)
+    excluded = ground in q.index.excludes[general]  # R4
+    bears: bool | None = None
+    if general in ON_INITIAL:  # R3
+        whenever = general is General.騰蛇 and chart.school.tengshe_whenever_seen
+        bears = not excluded and (bool(positions) if whenever else Position.初伝 in positions)
+    if above is not None:
+        opening = Quote(opening_unit, above=True) if spirit.opening else None
+        line = Quote(line_unit, above=True) if line_unit is not None else None
+    else:
+        opening = q.quote(opening_unit) if spirit.opening else None
+        line = q.quote(line_unit) if line_unit is not None else None
+    return SpiritReading(
+        general=general,
+        rank=rank,
+        grounds=spirit.grounds,
+        opening=opening,
+        heaven=heaven,
+        ground=ground,
+        line=line,
+        positions=positions,
+        bears=bears,
+        excluded=excluded,
+        lessons=tuple(x.number for x in chart.lessons if x.upper == heaven),  # R5
+        void=heaven in chart.void,  # R6: 旬空 only (天空's 「即空亡也」 is its nature, §9.7)
+        vigour=vigour(heaven, known.month) if known.month is not None else None,
+        month=known.month,
+        kin=kin(chart.day.stem.element, heaven.element),
+        stem=chart.day.stem,
+        above=above,
+    )
+
+
+def _day_and_branch(chart: Chart) -> DayAndBranch:
+    stem, branch = chart.day.stem, chart.day.branch
+    up1, up3 = chart.stem_upper, chart.branch_upper
+    return DayAndBranch(
+        up1, branch, up1.element.overcomes(branch.element), up3, stem, up3.element.overcomes(stem.element)
+    )
+
+
+def _patterns(
+    q: _Quoter,
+    chart: Chart,
+    found: Patterns,
+    held: frozenset[PatternName],
+    groups: Sequence[tuple[PatternName, ...]],
+    search: bool,
+) -> tuple[tuple[PatternReading, ...], tuple[Undecided, ...]]:
+    out: list[PatternReading] = []
+    for group in groups:
+        names = tuple(n for n in group if n in held)
+        if not names:
+            continue
+        unit = q.index.verses[names[0]]
+        where = None
+        if search and PatternName.伏吟 in names:  # R8: 「貴順支前一位尋之；貴逆支後一位尋之」
+            day, clockwise = chart.day.branch, chart.generals.clockwise
+            where = Search(day, day + 1 if clockwise else day - 1, clockwise)
+        out.append(PatternReading(names, None if unit is None else q.quote(unit), where))
+    wanted = {n for group in groups for n in group}
+    undecided = tuple(Undecided(u.name, u.needs) for u in found.undecided if u.name in wanted)
+    return tuple(out), undecided
+
+
+def _kin_listing(chart: Chart, wanted: Kin) -> KinListing:
+    element = chart.day.stem.element
+    places = [
+        KinPlace(x.upper, x.upper in chart.void, lesson=x.number)
+        for x in chart.lessons
+        if kin(element, x.upper.element) is wanted
+    ]
+    places += [KinPlace(s.branch, s.void, position=s.position) for s in chart.steps if s.kin is wanted]
+    return KinListing(wanted, tuple(places))
+
+
+def _section(
+    q: _Quoter,
+    chart: Chart,
+    known: Facts,
+    found: Patterns,
+    held: frozenset[PatternName],
+    asked: Found,
+    given: dict[General, Matter],
+    first: bool,
+) -> MatterSection:
+    rules: MatterRules = RULES[asked.matter]
+    spirits = []
+    for rank, spirit in enumerate(rules.spirits, start=1):
+        spirits.append(_spirit(q, chart, known, spirit, rank, given.get(spirit.general)))
+        given.setdefault(spirit.general, asked.matter)
+    own = {s.general for s in rules.spirits}
+    mentions = []
+    for m in rules.mentions:  # R7, in ¶ order (the table's)
+        ground = chart.generals.ground_of(m.general)
+        if m.general not in own and ground in m.branches:
+            mentions.append(MentionReading(m.general, ground, q.quote(q.texts.get(m.unit))))
+    patterns, undecided = _patterns(q, chart, found, held, rules.patterns, rules.hidden_search)
+    any_matter = _patterns(q, chart, found, held, ANY_MATTER, False)[0] if first else ()  # R9
+    return MatterSection(
+        matter=asked.matter,
+        words=asked.words,
+        spirits=tuple(spirits),
+        day_and_branch=_day_and_branch(chart) if rules.day_and_branch else None,
+        mentions=tuple(mentions),
+        patterns=patterns,
+        undecided=undecided,
+        any_matter=any_matter,
+        kin=_kin_listing(chart, rules.kin) if rules.kin is not None else None,  # R10
+    )
+
+
+def read_matters(
+    chart: Chart,
+    known: Facts | None,
+    matters: Sequence[Found],
+    *,
+    texts: Corpus | None = None,
+    found: Patterns | None = None,
+) -> tuple[MatterSection, ...]:
+    """The matter sections for ``matters`` (recognised or chosen), in §9.2's order, each unit once.
+
+    ``found`` is ``classify(chart, known)`` if the caller has it already."""
+    known = derive_facts(chart) if known is None else known
+    ordered = sorted(matters, key=lambda f: f.matter.order)
+    q = _Quoter(corpus() if texts is None else texts)
+    found = classify(chart, known) if found is None else found
+    given: dict[General, Matter] = {}
+    held = frozenset(p.name for p in found.held)
+    return tuple(_section(q, chart, known, found, held, asked, given, first=i == 0) for i, asked in enumerate(ordered))
+
+
+def answer(
+    chart: Chart,
+    known: Facts | None = None,
+    *,
+    question: str | None = None,
+    matter: str | Matter | None = None,
+    texts: Corpus | None = None,
+) -> Answer:
+    """The reply to ``question`` on ``chart``: the matters it names (or ``matter``: a key, or
+    ``general`` for none, overriding recognition), each read by R1–R10, then the general reading
+    with the units they quoted referred back to. No question and no matter: the general reading."""
+    asked = choose(question, matter)
+    if not asked:
+        return Answer((), read(chart, known, texts=texts))
+    known = derive_facts(chart) if known is None else known
+    found = classify(chart, known)
+    sections = read_matters(chart, known, asked, texts=texts, found=found)
+    quoted = frozenset(u for s in sections for u in s.units())
+    return Answer(sections, read(chart, known, texts=texts, quoted=quoted, patterns=found))

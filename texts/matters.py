@@ -1,0 +1,283 @@
+"""The matters a question may ask about (RULES §9.2), and how a question is read for them (§9.4).
+
+:class:`Matter` holds the fifteen keys in §9.2's order. :func:`recognise` is a pure function from a
+question to the matters it names, with the words that decided each; the words are data
+(texts/matters.toml), checked when first used: an unknown matter or language, an empty list, a word
+that is blank or folds to nothing, a word given twice, or one word (after folding) under two matters
+or both as a keyword and a stop word stops the load with :class:`MattersError` naming the file and
+the word.
+
+    >>> [(f.matter.value, f.words) for f in recognise("財布をなくしました。見つかりますか？")]
+    [('lost', ('なくし',))]
+    >>> [f.matter.value for f in recognise("這場官司能贏嗎？")]
+    ['lawsuit']
+    >>> recognise("What will the weather be?")
+    ()
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .normalize import fold_char
+
+DATA = Path(__file__).with_name("matters.toml")
+GENERAL = "general"  # the option value for no matter: the general reading only (§9.4)
+
+
+class Matter(StrEnum):
+    """The fifteen matters of RULES §9.2, in its order; the value is the ``matter`` key."""
+
+    petition = "petition"  # 謁貴・干求
+    fright = "fright"  # 驚恐・怪異
+    documents = "documents"  # 文書・音信
+    marriage = "marriage"  # 婚姻
+    lawsuit = "lawsuit"  # 訟
+    wealth = "wealth"  # 財
+    secret = "secret"  # 陰私・隠匿
+    woman = "woman"  # 婦人
+    lost = "lost"  # 失物・盗賊・走失
+    banquet = "banquet"  # 筵會・聚會
+    office = "office"  # 官・職
+    travel = "travel"  # 道路・出行
+    illness = "illness"  # 病・喪
+    deceit = "deceit"  # 詐偽
+    child = "child"  # 子・胎孕
+
+    @property
+    def order(self) -> int:
+        """The place in §9.2 (1 … 15)."""
+        return MATTERS.index(self) + 1
+
+    @classmethod
+    def parse(cls, text: str) -> Matter | None:
+        """A ``matter`` option: one of the fifteen keys, or ``general`` (→ None: no matter).
+
+        ``ValueError`` naming every accepted value otherwise."""
+        key = text.strip().lower()
+        if key == GENERAL:
+            return None
+        try:
+            return cls(key)
+        except ValueError:
+            accepted = " ".join((*(m.value for m in cls), GENERAL))
+            raise ValueError(f"unknown matter {text!r}: give one of {accepted}") from None
+
+
+MATTERS: tuple[Matter, ...] = tuple(Matter)
+LANGUAGES = ("ja", "zh", "en")
+_STOP = "stop"
+
+
+class MattersError(ValueError):
+    """The keyword file is malformed; the message names the file, the table and the word."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A matter a question names, and the words of the question that named it (as the question
+    writes them, after NFKC), in the order they occur, each once."""
+
+    matter: Matter
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    folded: str
+    written: str
+    matter: Matter | None  # None: a stop word
+    latin: bool
+
+
+def fold(text: str) -> str:
+    """The form a question and a keyword are compared in: NFKC, casefold, runs of white space as one
+    space, and each character through texts.normalize's fold (丟/丢, 結婚/结婚, 病気/病氣 meet)."""
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_TABLE).split())
+
+
+class _FoldTable(dict[int, str]):
+    """A ``str.translate`` table: each character casefolded and folded (white space as a space), the
+    first time it is seen."""
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        folded = " " if c.isspace() else "".join(fold_char(x) for x in c.casefold())
+        self[code] = folded
+        return folded
+
+
+_TABLE = _FoldTable()
+# A letter or digit of a Latin-script word: the word boundary of §9.4 is anything else.
+# A letter or digit of a Latin-script word (ASCII, Latin-1 and Latin Extended-A/B letters): a Latin
+# keyword matches only where the characters either side of it are none of these (§9.4).
+_LATIN_EXTRA = frozenset(chr(c) for c in range(0xC0, 0x250)) - {"\u00d7", "\u00f7"}
+
+
+def _folded(text: str) -> tuple[str, tuple[int, ...] | None]:
+    """``text`` (already NFKC) folded, runs of white space as one space, and for each folded
+    character the index it comes from (None when that is its own index)."""
+    folded = text.translate(_TABLE)
+    if len(folded) == len(text) and "  " not in folded:
+        return folded, None
+    out: list[str] = []
+    source: list[int] = []
+    for i, c in enumerate(text):
+        for f in _TABLE[ord(c)]:
+            if f == " " and out and out[-1] == " ":
+                continue
+            out.append(f)
+            source.append(i)
+    return "".join(out), tuple(source)
+
+
+def _is_latin(c: str) -> bool:
+    return (c.isascii() and c.isalnum()) or c in _LATIN_EXTRA
+
+
+def _latin_word(word: str) -> bool:
+    return any(_is_latin(c) for c in word) and all(_is_latin(c) or c in " -'" for c in word)
+
+
+@dataclass(frozen=True, slots=True)
+class Keywords:
+    """The checked keyword data, indexed for the scan: by folded form, and by first character the
+    lengths of the words starting with it (longest first)."""
+
+    words: tuple[_Word, ...]
+    _by_folded: Mapping[str, _Word]
+    _lengths: Mapping[str, tuple[int, ...]]  # by first character: the words' lengths, longest first
+
+    def of(self, matter: Matter | None) -> tuple[str, ...]:
+        """The words (as written) of a matter, or the stop words for ``None``."""
+        return tuple(w.written for w in self.words if w.matter is matter)
+
+
+def _problem(where: Path, message: str) -> MattersError:
+    return MattersError(f"{where}: {message}")
+
+
+def parse(data: Mapping[str, Any], where: Path = DATA) -> Keywords:
+    """The keywords described by parsed TOML ``data``; :class:`MattersError` if anything is wrong."""
+    tables = {m.value for m in MATTERS} | {_STOP}
+    unknown = sorted(set(data) - tables)
+    if unknown:
+        raise _problem(where, f"unknown table(s) {unknown}: give [stop] and the matters {[m.value for m in MATTERS]}")
+    missing = [key for key in (_STOP, *(m.value for m in MATTERS)) if key not in data]
+    if missing:
+        raise _problem(where, f"missing table(s) {missing}")
+    words: list[_Word] = []
+    seen: dict[str, _Word] = {}
+    for key in (_STOP, *(m.value for m in MATTERS)):
+        table = data[key]
+        if not isinstance(table, Mapping):
+            raise _problem(where, f"[{key}] must be a table of lists {list(LANGUAGES)}")
+        extra = sorted(set(table) - set(LANGUAGES))
+        if extra:
+            raise _problem(where, f"[{key}]: unknown language(s) {extra} (give {', '.join(LANGUAGES)})")
+        matter = None if key == _STOP else Matter(key)
+        count = 0
+        for lang in LANGUAGES:
+            listed = table.get(lang)
+            if listed is None:
+                raise _problem(where, f"[{key}]: missing list {lang!r} (give [] for none)")
+            if not isinstance(listed, list) or not all(isinstance(w, str) for w in listed):
+                raise _problem(where, f"[{key}].{lang} must be a list of strings, got {listed!r}")
+            if len(set(listed)) != len(listed):
+                twice = sorted({w for w in listed if listed.count(w) > 1})
+                raise _problem(where, f"[{key}].{lang}: {twice} listed twice")
+            for written in listed:
+                folded = fold(written)
+                if not written.strip() or not folded.strip() or folded != folded.strip():
+                    raise _problem(where, f"[{key}].{lang}: {written!r} is blank or has white space at an end")
+                word = _Word(folded, written, matter, _latin_word(folded))
+                other = seen.get(folded)
+                if other is not None and other.matter is not matter:
+                    here = "a stop word" if matter is None else f"[{key}]"
+                    there = "a stop word" if other.matter is None else f"[{other.matter.value}]"
+                    raise _problem(where, f"{written!r} ({here}) folds like {other.written!r} ({there})")
+                if other is None:
+                    seen[folded] = word
+                    words.append(word)
+                count += 1
+        if matter is not None and count == 0:
+            raise _problem(where, f"[{key}] has no keywords")
+    lengths: dict[str, set[int]] = {}
+    for w in words:
+        lengths.setdefault(w.folded[0], set()).add(len(w.folded))
+    return Keywords(
+        tuple(words),
+        {w.folded: w for w in words},
+        {c: tuple(sorted(n, reverse=True)) for c, n in lengths.items()},
+    )
+
+
+def load(path: Path | str = DATA) -> Keywords:
+    """Read and check a keyword file; :class:`MattersError` naming the file if it is malformed."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise _problem(path, str(error)) from None
+    return parse(data, path)
+
+
+@cache
+def keywords() -> Keywords:
+    """The shipped keywords, loaded and checked once."""
+    return load(DATA)
+
+
+def recognise(question: str, table: Keywords | None = None) -> tuple[Found, ...]:
+    """The matters ``question`` names, in §9.2's order (not the question's), each with its words.
+
+    Left to right, the longest keyword or stop word starting at each place is taken and skipped
+    past; a stop word names nothing. Negation is not parsed. No matter → ``()``: the general reading.
+    """
+    table = keywords() if table is None else table
+    shown = unicodedata.normalize("NFKC", question)
+    text, source = _folded(shown)
+    found: dict[Matter, dict[str, None]] = {}
+    by_folded, lengths = table._by_folded, table._lengths
+    i, size = 0, len(text)
+    while i < size:
+        starting = lengths.get(text[i])  # most characters start no word
+        if starting is None or (i and _is_latin(text[i - 1]) and _is_latin(text[i])):
+            i += 1  # (and no word starts inside a Latin word)
+            continue
+        w = None
+        for n in starting:  # the longest word starting here
+            w = by_folded.get(text[i : i + n])
+            if w is not None and w.latin and _inside_word(text, i, i + n):
+                w = None  # a Latin word matches only on word boundaries
+            if w is not None:
+                break
+        if w is None:
+            i += 1
+            continue
+        end = i + len(w.folded)
+        if w.matter is not None:  # a stop word names nothing: it only keeps a shorter word inside from firing
+            words = shown[i:end] if source is None else shown[source[i] : source[end - 1] + 1]
+            found.setdefault(w.matter, {})[words] = None
+        i = end
+    return tuple(Found(m, tuple(found[m])) for m in MATTERS if m in found)
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    return (start > 0 and _is_latin(text[start - 1])) or (end < len(text) and _is_latin(text[end]))
+
+
+def choose(question: str | None, matter: str | Matter | None = None) -> tuple[Found, ...]:
+    """The matters a reply reads: an explicit ``matter`` (a key, or ``general`` for none) overrides
+    recognition entirely (its words are empty); else those :func:`recognise` finds in ``question``."""
+    if matter is not None:
+        chosen = matter if isinstance(matter, Matter) else Matter.parse(matter)
+        return () if chosen is None else (Found(chosen, ()),)
+    return recognise(question) if question else ()
