@@ -10,8 +10,13 @@ import signal
 import sys
 from collections.abc import Sequence
 
-import aiohttp
-import discord
+# issue 23: discord.py is the [bot] extra; without it, one line naming the extra instead of a traceback
+try:
+    import aiohttp
+    import discord
+except ModuleNotFoundError as missing:
+    print(f"liuren-bot: {missing.name} is not installed; the bot needs pip install 'liuren[bot]'", file=sys.stderr)
+    raise SystemExit(2) from None
 
 import engine
 from texts.present import render_reading
@@ -27,7 +32,8 @@ NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect. To get a token: open
 https://discord.com/developers/applications, create an application, open its "Bot" page and
 press "Reset Token"; then run `DISCORD_TOKEN=... liuren-bot`. Invite the bot with the scopes
-bot and applications.commands and the permissions in docs/admin.md. Meanwhile, the chart for now:
+bot and applications.commands and the permissions in
+https://github.com/liuren-project/liuren/blob/main/docs/admin.md. Meanwhile, the chart for now:
 """
 
 

@@ -281,3 +281,23 @@ asyncio.run(stores())
     assert done.returncode == 0, done.stderr
     assert "LOADED []" in done.stdout
     assert "REFUSED LIUREN_DB is a PostgreSQL URL" in done.stdout and "liuren[postgres]" in done.stdout
+
+
+def test_the_bot_without_its_extra_says_which_to_install() -> None:
+    done = run_blocked("import bot.__main__", blocked={"discord", "aiohttp"})
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "pip install 'liuren[bot]'" in done.stderr
+
+
+def test_every_published_url_in_the_code_names_a_file_of_this_tree() -> None:
+    """What the code and the deploy files link to (the docs an install lacks) exists here."""
+    pattern = re.compile(re.escape(URLS["Repository"]) + r"/blob/main/[\w./-]+(?:#[\w-]+)?")
+    found: list[tuple[str, str]] = []
+    for folder in ("engine", "texts", "bot", "deploy"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in (".py", ".toml", ".service") and "__pycache__" not in path.parts:
+                where = path.relative_to(ROOT).as_posix()
+                found += [(url.rstrip("."), where) for url in pattern.findall(path.read_text(encoding="utf-8"))]
+    assert {"texts/cli.py", "deploy/liuren-bot.service", "bot/__main__.py"} <= {w for _, w in found}, found
+    missing = [(url, where) for url, where in found if not published(url).is_file()]
+    assert not missing, missing
