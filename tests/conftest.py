@@ -20,6 +20,7 @@ import discord
 import pytest
 
 from bot.core.host import make_bot
+from testkit.daily_harness import Clock, Harness, utc
 from testkit.discord_standin import DiscordStandIn, GuildSpec
 
 StartBot = Callable[..., Awaitable[Any]]
@@ -87,6 +88,32 @@ async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIt
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 5)
+
+
+# -- the daily-post harness (testkit/daily_harness.py) -----------------------------------------
+
+
+@pytest.fixture
+def harness_db(tmp_path: Path) -> Path | str:
+    """The harness's database (a module may give another, e.g. ``store_location`` for both backends)."""
+    return tmp_path / "data" / "liuren.sqlite3"
+
+
+@pytest.fixture
+def harness_config() -> dict[str, Any]:
+    """DeliveryConfig fields for the harness's bot (a module may give its own, e.g. a short lease)."""
+    return {}
+
+
+@pytest.fixture
+async def harness(standin: DiscordStandIn, harness_db: Path | str,
+                  harness_config: dict[str, Any]) -> AsyncIterator[Harness]:
+    """A stoppable, restartable bot on the stand-in with the test's clock, 2026-05-01 23:00 UTC
+    (08:00 in Tokyo); stopped after the test."""
+    h = Harness(standin, harness_db, Clock(utc(2026, 5, 1, 23, 0)))
+    h.config = dict(harness_config)
+    yield h
+    await h.stop()
 
 
 # -- the store backends -----------------------------------------------------------------------

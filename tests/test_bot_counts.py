@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -15,7 +14,7 @@ import engine
 import texts.when
 from bot.store import GuildOptions, Store
 from engine import calendar
-from testkit.daily_harness import Clock, Harness, utc
+from testkit.daily_harness import Harness, utc
 from testkit.discord_standin import DiscordStandIn
 from tests.conftest import StartBot
 
@@ -81,13 +80,6 @@ async def test_chart_casts_once_and_reads_settings_once(
     callback = await standin.slash("chart", {"day": "甲子", "yuejiang": "亥", "hour": "午"})
     assert callback.embeds
     assert counts.seen == {"cast": 1, "options": 1}, counts.seen
-
-
-@pytest.fixture
-async def harness(standin: DiscordStandIn, tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(standin, tmp_path / "liuren.sqlite3", Clock(utc(2026, 5, 1, 23, 0)))  # 08:00 JST
-    yield h
-    await h.stop()
 
 
 async def test_a_daily_post_casts_once_reads_settings_once_parses_the_zone_once(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -48,13 +47,6 @@ def guilds() -> list[GuildSpec]:
     # The bot's role may not view the hidden channel.
     hidden.overwrites = [{"id": str(guild.bot_role_id), "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)}]
     return [guild]
-
-
-@pytest.fixture
-async def harness(standin: DiscordStandIn, tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(standin, tmp_path / "data" / "liuren.sqlite3", Clock(utc(2026, 5, 1, 23, 0)))  # 08:00 JST
-    yield h
-    await h.stop()
 
 
 # --- the main path ---------------------------------------------------------------------

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 
 from bot.store import epoch, open_store
-from testkit.daily_harness import Clock, Harness, put, utc
-from testkit.discord_standin import ChannelSpec, DiscordStandIn, GuildSpec
+from testkit.daily_harness import Harness, put, utc
+from testkit.discord_standin import ChannelSpec, GuildSpec
 
 NINE = utc(2026, 5, 2, 0, 0)  # 09:00 JST, when every schedule here is due
 LEASE = timedelta(minutes=10)
@@ -29,11 +28,14 @@ def guilds() -> list[GuildSpec]:
 
 
 @pytest.fixture
-async def harness(standin: DiscordStandIn, store_location: str) -> AsyncIterator[Harness]:
-    h = Harness(standin, store_location, Clock(utc(2026, 5, 1, 23, 0)))
-    h.config = {"lease": LEASE}
-    yield h
-    await h.stop()
+def harness_db(store_location: str) -> str:
+    """Every fault once per backend."""
+    return store_location
+
+
+@pytest.fixture
+def harness_config() -> dict[str, Any]:
+    return {"lease": LEASE}
 
 
 async def schedule(h: Harness, *channels: int) -> dict[int, int]:

@@ -216,3 +216,22 @@ def test_each_store_operation_is_written_once() -> None:
             if path.name in ("sqlite.py", "postgres.py"):
                 extra = set(defined) - interface - {"open", "run", "path"}  # opening, and SQLite's own thread
                 assert not extra, f"{path.name}:{cls} goes beyond the driver interface: {sorted(extra)}"
+
+
+def test_one_definition_of_each_shared_helper_in_bot() -> None:
+    """One text() and language_of() (bot/core/words.py, the only bot module reaching texts' own
+    words), one school_json (the store's), no chart_name of the bot's own (texts.explain's)."""
+    homes = {"text": "bot/core/words.py", "language_of": "bot/core/words.py", "school_json": "bot/store/values.py",
+             "school_from_json": "bot/store/values.py", "gloss": "bot/core/words.py", "clip": "bot/core/embeds.py",
+             "parse_zone": "bot/core/zones.py", "chart_name": None}
+    defined: dict[str, list[str]] = {name: [] for name in homes}
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        where = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in homes:
+                defined[node.name].append(where)
+            if isinstance(node, ast.ImportFrom) and node.module in ("texts.words", "texts"):
+                reached = {a.name for a in node.names} & {"text", "language_of", "words"}
+                assert not reached or where == "bot/core/words.py", f"{where} imports texts' {sorted(reached)}"
+    for name, home in homes.items():
+        assert defined[name] == ([home] if home else []), f"{name} defined in {defined[name]}"
