@@ -3,7 +3,8 @@
 Everything here takes a :class:`~texts.reading.Reading` (or one of its notes) and a language and
 returns text; the terminal (``liuren``) and the bot (bot/embeds.py) both build on it. The classical
 original is always shown as written; the seed's Japanese translation is shown beside it for readers
-of Japanese and English (Chinese readers read the original).
+of Japanese and English, and English readers read the project's own English translation first,
+labelled as the project's (``translation_lines``; Chinese readers read the original).
 
     >>> from engine import cast_classical
     >>> from texts.reading import read
@@ -23,6 +24,7 @@ from engine.school import DEFAULT_SCHOOL, School
 from .corpus import Unit
 from .explain import explain, show
 from .reading import Entry, Note, Reading, Said, Section
+from .translation import TRANSLATOR, translations  # issue 25
 from .words import Lang, corpus_name, text
 
 
@@ -71,6 +73,65 @@ def seed_lines(unit: Unit) -> str:
     return ",".join(f"¶{n}" for n in unit.lines)
 
 
+# -- issue 25: what a reader is shown under a quoted line: the translations, labelled ----------------
+
+
+def translation_lines(unit: Unit, lang: Lang, *, japanese: bool = True) -> tuple[str, ...]:
+    """The lines a reader of ``lang`` is shown under ``unit``'s original, in order.
+
+    Japanese: the seed's translation, unlabelled (as it always was). English: the project's own
+    English translation labelled as the project's, each of its editor's notes as a mark
+    (``[obscure] …``), then the seed's Japanese labelled as the seed's; ``japanese=False`` leaves
+    the Japanese out, only for a reply that offers it another way (a button). Chinese readers read
+    the original: nothing.
+
+    >>> from texts.corpus import corpus
+    >>> translation_lines(corpus().get("method.元首"), "en", japanese=False)[0][:46]
+    "English (this project's translation): If among"
+    >>> translation_lines(corpus().get("method.元首"), "zh-TW")
+    ()
+    """
+    if lang == "ja":
+        return (translation(unit),) if unit.translation else ()
+    if lang != "en":
+        return ()
+    lines: list[str] = []
+    english = translations("en").get(unit.id)
+    if english is not None:
+        lines.append(text("translation.line", lang, label=text("translation.label_en", lang), words=english.text))
+        lines += [text("translation.mark", lang, kind=text(f"translation.kind.{n.kind}", lang), says=n.says)
+                  for n in english.notes]
+    if japanese and unit.translation:
+        lines.append(text("translation.line", lang, label=text("translation.label_ja", lang), words=translation(unit)))
+    return tuple(lines)
+
+
+def unit_lines(unit: Unit, lang: Lang, *, japanese: bool = True) -> tuple[str, ...]:
+    """A quoted unit as a reader of ``lang`` is shown it: the classical original with its editorial
+    marks (none when the unit has no classical text), then ``translation_lines``. The one call for
+    a reply that quotes a unit (the bot's embeds, a lookup)."""
+    shown = original(unit, lang)
+    return ((shown,) if unit.original else ()) + translation_lines(unit, lang, japanese=japanese)
+
+
+def unit_translations(unit: Unit, lang: Lang) -> dict[str, dict[str, object]]:
+    """A unit's translations for a reader of ``lang``, as JSON, by language, each with its
+    translator: ``"ja"`` the seed's (verbatim ``text``; ``shown`` with its marks) for every reader,
+    ``"en"`` the project's (``text`` and its ``notes``, each ``kind`` and ``says``) for English
+    readers, who are shown it (``translation_lines``). A translation the unit lacks is absent."""
+    found: dict[str, dict[str, object]] = {}
+    if unit.translation:
+        found["ja"] = {"translator": "seed", "text": unit.translation, "shown": translation(unit)}
+    english = translations("en").get(unit.id) if lang == "en" else None
+    if english is not None:
+        found["en"] = {"translator": TRANSLATOR, "text": english.text,
+                       "notes": [{"kind": n.kind, "says": n.says} for n in english.notes]}
+    return found
+
+
+# -- end of issue 25 ---------------------------------------------------------------------------------
+
+
 def notes(entry: Entry, lang: Lang) -> list[str]:
     """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
     said = [say(n, lang) for n in entry.notes]
@@ -100,8 +161,7 @@ def render_reading(reading: Reading, lang: Lang) -> str:
             continue
         unit = entry.unit
         lines.append(f"  【{role_label(entry, lang)}】 {original(unit, lang)}  ({seed_lines(unit)})")
-        if shows_translation(lang) and unit.translation:
-            lines.append(f"      {translation(unit)}")
+        lines.extend(f"      {s}" for s in translation_lines(unit, lang))  # issue 25
         lines.extend(f"      ※ {s}" for s in said)
     return "\n".join(lines)
 
