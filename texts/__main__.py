@@ -16,8 +16,13 @@ from collections.abc import Sequence
 from engine.symbols import BRANCHES
 from engine.terms import GENERALS
 from texts.corpus import Corpus, Unit, canonical_general, corpus
+from texts.present import original, translation_lines  # issue 25
+from texts.words import LANGS, Lang, language_of  # issue 25
 
-USAGE = "usage: python -m texts TERM  |  python -m texts GENERAL BRANCH   (e.g. 蒿矢, 解紛, 貴人 子)"
+USAGE = (
+    "usage: python -m texts [--lang LANG] TERM  |  python -m texts [--lang LANG] GENERAL BRANCH"
+    "   (e.g. 蒿矢, 解紛, 貴人 子)"
+)
 HELP = f"""{USAGE}
 
 Look a term up in the 《心印賦》 (大六壬指南 巻一) and print the passages, the classical original
@@ -32,8 +37,13 @@ with its Japanese translation under it.
 The text is shown as the seed has it: a character lost in the seed is restored in 〔〕 and a
 slip of the translation is followed by 〔ママ〕, each with a note saying why.
 
+With --lang en the project's own English translation comes under the original, labelled as the
+project's, with its editor's notes as marks, and the seed's Japanese after it; Chinese readers
+(zh-TW, zh-CN) read the original.
+
 options:
   -h, --help      show this help and exit
+  --lang LANG     the reader's language: ja, en, zh-TW, zh-CN (default $LIUREN_LANG, else ja)
   --              end of options (a TERM may then start with '-')
 
 exit status: 0 found, 1 nothing matched, 2 usage error"""
@@ -51,10 +61,12 @@ def _notes(u: Unit) -> list[str]:
     return lines
 
 
-def format_unit(u: Unit, branch: str | None = None) -> str:
+def format_unit(u: Unit, branch: str | None = None, lang: Lang = "ja") -> str:
     """The unit as the CLI prints it: a header, the original, the translation under it, the notes.
 
     With ``branch`` (a general-on-branch query), the header says whether a chart can reach it.
+    ``lang`` is the reader's: what is shown under the original is texts.present.translation_lines'
+    (issue 25: in English the project's English translation, then the seed's Japanese).
     """
     where = " ".join(
         f"{label}¶{n}"
@@ -65,9 +77,8 @@ def format_unit(u: Unit, branch: str | None = None) -> str:
     if branch is not None and not u.reachable(branch):
         mark = f"  UNREACHABLE on {branch} (no cast chart; reason below)"
     lines = [f"[{u.id}] {u.kind}  {where}{mark}"]
-    lines.append(f"  {u.display_original}" if u.original else "  (no classical text: a note of the translation)")
-    if u.translation:
-        lines.append(f"  {u.display_translation}")
+    lines.append(f"  {original(u, lang)}" if u.original else "  (no classical text: a note of the translation)")
+    lines.extend(f"  {s}" for s in translation_lines(u, lang))  # issue 25
     if u.names_by_branch and len(u.branches) > 1:
         lines.append("  names: " + ", ".join(f"{name} ({b})" for b, name in u.names_by_branch))
     for b, reason in u.unreachable:
@@ -115,12 +126,23 @@ def not_found(c: Corpus, args: Sequence[str]) -> str:
     )
 
 
-def _parse(argv: Sequence[str]) -> list[str] | int:
-    """The terms of the command line, or the exit status when it was --help or a usage error."""
+def _parse(argv: Sequence[str]) -> tuple[list[str], Lang | None] | int:
+    """The terms of the command line and the --lang asked for, or the exit status when it was
+    --help or a usage error."""
     args: list[str] = []
+    lang: Lang | None = None
     options = True
-    for a in argv:
-        if options and a == "--":
+    rest = iter(argv)
+    for a in rest:
+        if options and (a == "--lang" or a.startswith("--lang=")):  # issue 25
+            given = a.partition("=")[2] if "=" in a else next(rest, "")
+            chosen = next((x for x in LANGS if x == given), None)
+            if chosen is None:
+                said = f"--lang {given!r}" if given else "--lang needs a language"
+                print(f"python -m texts: {said}: give one of {', '.join(LANGS)}", file=sys.stderr)
+                return 2
+            lang = chosen
+        elif options and a == "--":
             options = False
         elif options and a in ("-h", "--help"):
             print(HELP)
@@ -133,14 +155,20 @@ def _parse(argv: Sequence[str]) -> list[str] | int:
     if len(args) not in (1, 2) or not all(a.strip() for a in args):
         print(f"{USAGE}  (see --help)", file=sys.stderr)
         return 2
-    return args
+    return args, lang
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parsed = _parse(list(sys.argv[1:] if argv is None else argv))
     if isinstance(parsed, int):
         return parsed
-    args = parsed
+    args, lang = parsed
+    return lookup(args, lang if lang is not None else language_of(os.environ.get("LIUREN_LANG") or "ja"))
+
+
+def lookup(args: Sequence[str], lang: Lang = "ja") -> int:
+    """Print what the 《心印賦》 has for the terms ``args`` (one term, or a general and a branch) to a
+    reader of ``lang``; 0 when something was found, 1 (and why, on stderr) when nothing was."""
     c = corpus()
     exact, others = find(c, args)
     if not exact and not others:
@@ -149,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the exact matches in full; what merely mentions the term in full only when nothing was exact
     shown = exact or others
     branch = args[1].strip() if len(args) == 2 else None
-    print("\n\n".join(format_unit(u, branch) for u in shown))
+    print("\n\n".join(format_unit(u, branch, lang) for u in shown))
     if branch is not None:
         opening = c.general(args[0])
         if opening is not None and branch in opening.excludes:

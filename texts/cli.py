@@ -33,7 +33,16 @@ from .explain import explain
 from .matter_present import matter_json, render_matters  # issue 18
 from .matter_reading import MatterSection, answer  # issue 18
 from .matters import GENERAL, MATTERS, recognise  # issue 18
-from .present import notes, original, render_reading, role_label, school_line, school_options, translation
+from .present import (
+    notes,
+    original,
+    render_reading,
+    role_label,
+    school_line,
+    school_options,
+    translation,
+    unit_translations,  # issue 25
+)
 from .reading import Reading, read
 from .render import render_text
 from .when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
@@ -139,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lk = sub.add_parser("lookup", help="look a term up in the 《心印賦》 (as python -m texts)")
     lk.add_argument("terms", nargs="+", help="a term, or a general and a branch (貴人 子)")
+    _lang_argument(lk)  # issue 25: English readers read the project's English translation
 
     qz = sub.add_parser("quiz", help="study: name the 初伝, the method, a 課体 … of classical charts")
     qz.add_argument("--level", choices=("easy", "medium", "hard"), default="easy", help="default easy")
@@ -255,6 +265,7 @@ def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
                 "original": e.unit.original,
                 "translation": e.unit.translation,
                 "shown": {"original": original(e.unit), "translation": translation(e.unit)},
+                "translations": unit_translations(e.unit, lang),  # issue 25: {"ja": the seed's, "en": the project's}
             },
         }
         for e in result.entries
@@ -341,9 +352,9 @@ def run(args: argparse.Namespace) -> int:
             lines = find_charts(args.term, school_from(args), lang_from(args))
             print("\n".join(lines))
         else:
-            from .__main__ import main as lookup
+            from .__main__ import lookup
 
-            return lookup(args.terms)
+            return lookup(args.terms, lang_from(args))  # issue 25: in the reader's language
     except (ValueError, LookupError) as error:  # CastError, CalendarError, unknown terms: each says what is accepted
         print(f"liuren: error: {error}", file=sys.stderr)
         return 2
