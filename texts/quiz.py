@@ -41,6 +41,7 @@ from .corpus import Unit, corpus
 from .explain import cite, explain, show
 from .find import classical_charts
 from .normalize import normalize
+from .present import original, translation_lines  # issue 25
 from .render import lessons, ring
 from .words import Lang, text
 
@@ -516,8 +517,9 @@ def render_note(note: Note, lang: Lang) -> str:
 
 def explanation_lines(q: Question, lang: Lang) -> tuple[str, ...]:
     """Why, in ``lang``: the 課体's reasons, the trace (each Why rendered by texts.explain.explain),
-    the 天将 notes, then the seed units to read (the classical original; in Japanese, the seed's
-    translation beneath it)."""
+    the 天将 notes, then the seed units to read (the classical original; beneath it, as
+    texts.present.translation_lines gives them, the seed's translation in Japanese and the project's
+    English translation, then the seed's, in English)."""
     e = q.explanation
     lines = [text("quiz.why", lang)]
     lines += [f"  {explain(w, lang)}" for w in e.reasons]
@@ -531,10 +533,12 @@ def explanation_lines(q: Question, lang: Lang) -> tuple[str, ...]:
             text("cite.item", lang, n=n) for n in e.seed)))
     for unit_id in e.units:
         unit = corpus().get(unit_id)
+        # issue 25: the original with its marks in the reader's words; under it, in Japanese the
+        # seed's translation, in English the project's translation (labelled) and then the seed's
         if unit.original:
-            lines.append("  " + text("quiz.unit", lang, n=unit.lines[0], original=unit.display_original))
-        if lang == "ja" and unit.translation:
-            lines.append("    " + unit.display_translation)
+            lines.append("  " + text("quiz.unit", lang, n=unit.lines[0], original=original(unit, lang)))
+        lines += ["    " + s for s in translation_lines(unit, lang)]
+        # -- end of issue 25
     return tuple(lines)
 
 
