@@ -324,3 +324,28 @@ def test_the_quiz_explains_in_japanese_as_before() -> None:
             at = lines.index("  " + text("quiz.unit", "ja", n=unit.lines[0], original=unit.display_original)) + 1
             assert lines[at] == "    " + unit.display_translation
         assert not any(line.strip().startswith(text("translation.label_en", "ja")) for line in lines)
+
+
+# -- the matter asked (issue 18's sections, before the general reading) ----------------------------
+
+
+def test_the_matter_sections_in_english_show_the_english() -> None:
+    from texts.matter_present import items, render_matters
+    from texts.matter_reading import answer
+    from texts.matters import MATTERS
+
+    seen = 0
+    for chart in CHARTS[::97]:
+        for matter in MATTERS:
+            sections = answer(chart, matter=matter).matters
+            lines = [s.strip() for s in render_matters(sections, "en").split("\n")]
+            for section in sections:
+                for item in items(section, "en"):
+                    if item.quote is None or item.quote.above:
+                        continue
+                    unit = item.quote.unit
+                    at = next(i for i, s in enumerate(lines) if s.startswith(f"【{item.role}】 ")
+                              and f"】 {unit.display_original}  (" in s) + 1
+                    assert lines[at : at + len(expected_under(unit))] == expected_under(unit), (matter, unit.id)
+                    seen += 1
+    assert seen > 50

@@ -24,7 +24,7 @@ from .corpus import Corpus, corpus
 from .explain import show
 from .matter_reading import KinListing, KinPlace, MatterSection, PatternReading, Quote, SpiritReading
 from .matter_table import Ground
-from .present import original, seed_lines, shows_translation, translation
+from .present import original, seed_lines, translation_lines  # translation_lines: issue 25
 from .words import Lang, term, text
 
 
@@ -224,8 +224,7 @@ def render_matters(sections: Sequence[MatterSection], lang: Lang) -> str:
                 continue
             unit = item.quote.unit
             lines.append(f"  【{item.role}】 {original(unit)}  ({seed_lines(unit)})")
-            if shows_translation(lang) and unit.translation:
-                lines.append(f"      {translation(unit)}")
+            lines.extend(f"      {s}" for s in translation_lines(unit, lang))  # issue 25: English readers' too
             lines.extend(f"      ※ {s}" for s in item.said)
     return "\n".join(lines)
 
