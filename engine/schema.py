@@ -26,7 +26,7 @@
 - ``patterns``: the 課体 that hold, ``[{"name", "reason"}]``; ``undecided``: those an input is
   missing for, ``[{"name", "needs", "reason"}]``
 - ``reading`` (added by ``liuren cast --json`` with ``--reading``, ``--question`` or ``--matter``):
-  ``{"matters": [...], "entries": [...]}``. ``matters``, in RULES §9.2's order, one per matter read
+  ``{"matters": [...], "entries": [...]}``. ``matters``, in docs/rules.md §9.2's order, one per matter read
   (texts/matter_reading.py): ``{"key" (petition … child), "words" (the question's words that decided
   it; [] when chosen), "spirits": [{"general", "heaven" (天盤), "ground" (地盤), "transmissions"
   (the 伝 it rides), "lessons" (numbers), "void", "vigour" (null without the month), "kin" (to the

@@ -19,7 +19,7 @@ class School:
     - ``maoxing_by_day``: name 昴星's sub-forms by the day (剛日 虎視転蓬, 柔日 冬蛇掩目) instead of
       by the general on 初伝 (§7).
     - ``tengshe_whenever_seen``: read 騰蛇's opening (¶95 「但見騰蛇」) as bearing whenever it rides any
-      of the 三伝, instead of only as 發用 (default, ¶97 「発用するのを見れば」; RULES §9.3 R3, issue 18).
+      of the 三伝, instead of only as 發用 (default, ¶97 「発用するのを見れば」; docs/rules.md §9.3 R3, issue 18).
     """
 
     day_changes_at_23: bool = True

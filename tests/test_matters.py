@@ -1,4 +1,4 @@
-"""The reading for the matter asked (issue 18, RULES §9): recognition, the 類神 table, R1–R10, E1–E5.
+"""The reading for the matter asked (issue 18, docs/rules.md §9): recognition, the 類神 table, R1–R10, E1–E5.
 
 - §9.4: every example sentence gives the matters stated there, the stop words stop, the words left out
   on purpose are no keywords, Latin words match on word boundaries only, and a bad keyword file is
@@ -599,3 +599,33 @@ def test_cli_rejects_an_unknown_matter(capsys: pytest.CaptureFixture[str]) -> No
 def test_quote_above_is_not_counted_as_quoted() -> None:
     unit = corpus().get("general.玄武")
     assert Quote(unit, above=True).above and RULES[Matter.lost].spirits[0].general is G.玄武
+
+
+# --- quiz (issue 18 item 5) ----------------------------------------------------------------------
+
+
+def test_quiz_asks_where_a_matters_spirit_stands() -> None:
+    import random
+
+    from texts.quiz import Kind, ask, render_question, render_reveal
+
+    rng = random.Random(18)
+    asked = set()
+    for day in PILLARS[::3]:
+        chart = cast_classical(day, "亥", "午")
+        q = ask(chart, Kind.SPIRIT, rng)
+        ((name, matter),) = q.prompt.values
+        assert name == "matter" and isinstance(matter, Matter) and RULES[matter].spirits
+        asked.add(matter)
+        spirit = RULES[matter].spirits[0]
+        assert q.answer == chart.generals.ground_of(spirit.general)
+        assert q.answer not in q.wrong and len(q.choices) == 4
+        # the explanation names the 類神 with the ¶ of its grounds, and the units to read are them
+        first = q.explanation.notes[0]
+        assert first.key == "spirit" and ("general", spirit.general) in first.values
+        assert set(q.explanation.units) == {g.unit for g in spirit.grounds}
+        assert set(first.seed) <= set(q.explanation.seed) and 87 in q.explanation.seed
+        for lang in LANGS:
+            assert render_question(q, lang) and render_reveal(q, lang, q.wrong[0])
+        assert spirit.general.name not in render_question(q, "ja")  # the board does not give it away
+    assert len(asked) > 5

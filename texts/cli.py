@@ -87,7 +87,7 @@ def _school_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="昴星: name 虎視転蓬/冬蛇掩目 by 剛日/柔日, not by the general on 初伝",
     )
-    # issue 18: the matter reading's one school option (RULES §9.3 R3)
+    # issue 18: the matter reading's one school option (docs/rules.md §9.3 R3)
     group.add_argument(
         "--tengshe-whenever-seen",
         action="store_true",
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--sex", choices=("男", "女"), help="the querent's sex, for 行年")
     _lang_argument(c)
     _school_arguments(c)
-    # issue 18: the matter asked (RULES §9): recognised in --question, or chosen with --matter
+    # issue 18: the matter asked (docs/rules.md §9): recognised in --question, or chosen with --matter
     c.add_argument("--question", metavar="TEXT", help="the question asked: its matter (類神) is read first")
     c.add_argument(
         "--matter",
@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     qz.add_argument("--seed", type=int, default=None, help="the same seed asks the same round")
     _lang_argument(qz)
     _school_arguments(qz)
-    # issue 18: which matters a question names (RULES §9.4)
+    # issue 18: which matters a question names (docs/rules.md §9.4)
     mt = sub.add_parser("matter", help="the matters a question names, one key per line ('general' when none)")
     mt.add_argument("text", nargs="+", help="the question, e.g. 財布をなくしました")
     return parser

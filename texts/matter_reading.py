@@ -1,4 +1,4 @@
-"""The reading for the matter asked (RULES §9.3, R1–R10), as values: what is quoted, and what is stated.
+"""The reading for the matter asked (docs/rules.md §9.3, R1–R10), as values: what is quoted, and what is stated.
 
 :func:`answer` is what a reply calls: it reads the matters of a question (or the one a caller chose),
 builds a :class:`MatterSection` per matter in §9.2's order, then the general reading with the units
@@ -10,7 +10,7 @@ The reading quotes and states; it never sums lines into a verdict of its own. Fo
 - R1 the 類神 in §9.2's order, each opening quoted once as the ground (貴人: its citations instead);
 - R2 where it stands (天盤, 地盤) and the name line for that 地盤 branch, or none;
 - R3 the 伝 it rides, and whether an opening the seed conditions on 發用 bears (勾陳, 騰蛇);
-- R4 a （不加…） branch (never reached under RULES §5; kept for a future placement option);
+- R4 a （不加…） branch (never reached under docs/rules.md §5; kept for a future placement option);
 - R5 the lessons whose upper it is; for marriage the 日辰 of ¶159;
 - R6 空亡, 旺相休囚死 (with a moment), 六親: facts without verdict;
 - R7 the other generals' lines that speak of the matter, then its patterns (undecided ones named);

@@ -1,4 +1,4 @@
-"""What the seed says of each matter (RULES §9.2), as literal tables: the 類神 in order with the words
+"""What the seed says of each matter (docs/rules.md §9.2), as literal tables: the 類神 in order with the words
 that ground them, the other generals' lines that speak of the matter, its patterns and its [伝統] 六親.
 
 Every ground and mention names a corpus unit by id; tests/test_matters.py checks that each exists,
@@ -44,7 +44,7 @@ class Spirit:
 @dataclass(frozen=True, slots=True)
 class Mention:
     """Another general's name line that speaks of the matter: quoted when ``general`` stands on one of
-    ``branches`` (R7). ``dagger``: those of them no cast chart reaches (RULES §7), kept for completeness."""
+    ``branches`` (R7). ``dagger``: those of them no cast chart reaches (docs/rules.md §7), kept for completeness."""
 
     general: General
     unit: str

@@ -1,4 +1,4 @@
-"""The matters a question may ask about (RULES §9.2), and how a question is read for them (§9.4).
+"""The matters a question may ask about (docs/rules.md §9.2), and how a question is read for them (§9.4).
 
 :class:`Matter` holds the fifteen keys in §9.2's order. :func:`recognise` is a pure function from a
 question to the matters it names, with the words that decided each; the words are data
@@ -33,7 +33,7 @@ GENERAL = "general"  # the option value for no matter: the general reading only 
 
 
 class Matter(StrEnum):
-    """The fifteen matters of RULES §9.2, in its order; the value is the ``matter`` key."""
+    """The fifteen matters of docs/rules.md §9.2, in its order; the value is the ``matter`` key."""
 
     petition = "petition"  # 謁貴・干求
     fright = "fright"  # 驚恐・怪異

@@ -40,6 +40,8 @@ from engine.terms import GENERALS, PATTERN_NAMES, General, Method, PatternName
 from .corpus import Unit, corpus
 from .explain import cite, explain, show
 from .find import classical_charts
+from .matter_table import RULES  # issue 18
+from .matters import MATTERS, Matter  # issue 18
 from .normalize import normalize
 from .present import original, translation_lines  # issue 25
 from .render import lessons, ring
@@ -66,6 +68,7 @@ class Kind(StrEnum):
     METHOD = "method"  # the Method that took the 初伝
     PATTERN = "pattern"  # one 課体 (PatternName) the chart carries
     GENERAL = "general"  # the 天将 riding a given 天盤 branch
+    SPIRIT = "spirit"  # issue 18: the 地盤 branch the 類神 of a matter stands over (asked on its own)
 
 
 class Topic(StrEnum):
@@ -146,7 +149,7 @@ class Word:
     key: str
 
 
-NoteValue = Value | Word | tuple[General, ...]
+NoteValue = Value | Word | tuple[General, ...] | Matter  # Matter: issue 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,6 +403,43 @@ def _ask_general(chart: Chart, n: int, rng: random.Random) -> tuple[_Asked, tupl
     return (Prompt("general", (("branch", branch),)), answer, _pick(answer, tiers, n, rng)), notes
 
 
+# -- issue 18: which 天将 is the 類神 of a matter, and where does it stand? ----------------------------
+
+
+def _ask_spirit(chart: Chart, n: int, rng: random.Random) -> tuple[_Asked, tuple[Note, ...], tuple[str, ...]]:
+    """A matter of docs/rules.md §9.2 with a 類神 (all but 子・胎孕); the answer is the 地盤 branch its first
+    類神 stands over on this plate. The explanation names the 類神 with the ¶ of its grounds, then
+    places it from 貴人 (¶87); the units are the seed's grounds for it."""
+    matter = rng.choice([m for m in MATTERS if RULES[m].spirits])
+    spirit = RULES[matter].spirits[0]
+    g = chart.generals
+    answer = g.ground_of(spirit.general)
+    heaven = chart.plate.up(answer)
+    steps = spirit.general.value  # places from 貴人 in the order of ¶87
+    wrong_way = g.noble_ground + (-steps if g.clockwise else steps)  # counted the other way round
+    other_time = place_generals(chart.day.stem, Branch.子 if g.daytime else Branch.午, chart.plate,
+                                chart.school.noble_table)
+    tiers = [[wrong_way, other_time.ground_of(spirit.general)], [answer + 1, answer - 1, heaven], BRANCHES]
+    grounds = corpus()
+    units = tuple(dict.fromkeys(x.unit for x in spirit.grounds))
+    seed = tuple(sorted({grounds.get(x.unit).lines[-1 if x.translated else 0] for x in spirit.grounds}))
+    time = Word("day" if g.daytime else "night")
+    direction = Word("clockwise" if g.clockwise else "counter")
+    notes = (
+        Note("spirit", (("matter", matter), ("general", spirit.general)), seed),
+        Note("noble", (("stem", chart.day.stem), ("hour", chart.hour), ("time", time),
+                       ("table", Word(f"table.{chart.school.noble_table}")), ("noble", g.noble)), (87,)),
+        Note("direction", (("noble", g.noble), ("ground", g.noble_ground), ("direction", direction)), (87,)),
+        Note("count", (("direction", direction), ("steps", steps), ("order", GENERALS[: steps + 1]),
+                       ("under", answer), ("branch", heaven), ("general", spirit.general)), (87,)),
+    )
+    asked = (Prompt("spirit", (("matter", matter),)), answer, _pick(answer, tiers, n, rng))
+    return asked, notes, units
+
+
+# -- end of issue 18
+
+
 def ask(chart: Chart, kind: Kind, rng: random.Random, *, choices: int = 4) -> Question:
     """A ``kind`` question about ``chart`` with ``choices`` choices (2–12), its answer the engine's.
 
@@ -422,6 +462,9 @@ def ask(chart: Chart, kind: Kind, rng: random.Random, *, choices: int = 4) -> Qu
         (prompt, answer, wrong), reasons = _ask_pattern(chart, n, rng)
         assert isinstance(answer, PatternName)
         why = Explanation(trace=t.trace, reasons=reasons, units=_pattern_units(answer))
+    elif kind is Kind.SPIRIT:  # issue 18
+        (prompt, answer, wrong), notes, units = _ask_spirit(chart, n, rng)
+        why = Explanation(notes=notes, units=units)
     else:
         (prompt, answer, wrong), notes = _ask_general(chart, n, rng)
         units = ("general.貴人", f"general.{answer}")
@@ -578,7 +621,7 @@ def render_board(q: Question, lang: Lang) -> str:
     c = q.chart
     head = text("quiz.board", lang, day=c.day, hour=c.hour, yuejiang=c.yuejiang,
                 time=text("quiz.day" if c.generals.daytime else "quiz.night", lang))
-    if q.kind is Kind.GENERAL:
+    if q.kind in (Kind.GENERAL, Kind.SPIRIT):  # a 天将 question: the bare plate (SPIRIT: issue 18)
         return "\n".join((head, text("quiz.plate_bare", lang), bare_ring(c)))
     return "\n".join((head, _board_lessons(q, lang), text("quiz.plate", lang), ring(c)))
 
