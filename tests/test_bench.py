@@ -42,7 +42,7 @@ RUNS = (
         "schedules"),
 )
 # Over 3 s each on this machine, or near it when the machine is busy: outside `pytest -m "not slow"`.
-SLOW = {"engine_bench.py", "picture_bench.py", "bot_bench.py", "daily_bench.py"}
+SLOW = {"picture_bench.py", "bot_bench.py", "daily_bench.py"}
 
 
 def test_every_script_has_a_smoke_run() -> None:
