@@ -159,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     # issue 18: which matters a question names (docs/rules.md §9.4)
     mt = sub.add_parser("matter", help="the matters a question names, one key per line ('general' when none)")
     mt.add_argument("text", nargs="+", help="the question, e.g. 財布をなくしました")
+    # issue 24 (the study site): `liuren site build DIR`, `liuren site path` — texts/site/command.py
+    from .site.command import add_parser as _site_parser
+
+    _site_parser(sub)
+    # end issue 24
     return parser
 
 
@@ -346,6 +351,10 @@ def run(args: argparse.Namespace) -> int:
         elif args.command == "matter":  # issue 18
             found = recognise(" ".join(args.text))
             print("\n".join(f.matter.value for f in found) if found else GENERAL)
+        elif args.command == "site":  # issue 24: the study site (texts/site/command.py)
+            from .site.command import run as site
+
+            return site(args)
         elif args.command == "find":
             from .find import find_charts
 

@@ -1,0 +1,347 @@
+"""The study site (issue 24), without a browser: page paths, a deterministic build, links that
+resolve, the search index folded as the lookups fold, and the pages' content.
+
+The builds here are subsets (``days=``): a subset links only to the chart pages it writes, so
+every link of it must resolve. tests/test_site_browser.py loads the pages in chromium.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from engine import cast, cast_classical
+from engine.generals import is_daytime
+from engine.symbols import BRANCHES, PILLARS
+from texts.cli import main as cli
+from texts.corpus import corpus
+from texts.find import classical_charts, find_charts
+from texts.normalize import normalize
+from texts.reading import read
+from texts.scripts import foreign
+from texts.site import chart_path, chart_url
+from texts.site import paths as site_paths
+from texts.site.build import SiteError, build, parse_days
+from texts.site.markdown import render, slug, to_html
+from texts.site.search import fold, fold_table, index
+from texts.words import LANGS, Lang, words
+
+SUBSET = ("丁丑", "甲子")  # 丁丑 holds the one 冬蛇掩目 chart (docs/rules.md §7); 甲子 the first day
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("site")
+    build(root, days=parse_days(",".join(SUBSET)), base_url="https://example.org/liuren/", progress=lambda _: None)
+    return root
+
+
+# -- paths -------------------------------------------------------------------------------------
+
+
+def test_the_1440_classical_charts_have_1440_pages_per_language() -> None:
+    charts = list(classical_charts(cast_classical("甲子", "子", "子").school))
+    for lang in LANGS:
+        found = {chart_path(c, lang) for c in charts}
+        assert len(found) == 1440
+        assert all(p.startswith(f"{lang}/chart/") and p.isascii() for p in found)
+    assert chart_path(cast_classical("丁丑", "卯", "午"), "ja") == "ja/chart/d13-y03-h06.html"
+
+
+def test_a_chart_at_any_hour_has_the_page_of_its_classical_chart() -> None:
+    """Same day, plate and 晝/夜 → the same page, whose chart has the same lessons, 三伝 and generals."""
+    for day in ("甲子", "丁丑", "癸亥"):
+        for hour in BRANCHES:
+            for k in (0, 5, 6, 9):
+                chart = cast_classical(day, hour + k, hour)
+                shown = site_paths.classical(chart)
+                assert chart_path(chart, "en") == chart_path(shown, "en")
+                assert shown.hour in (site_paths.DAY_HOUR, site_paths.NIGHT_HOUR)
+                assert is_daytime(shown.hour) == is_daytime(hour)
+                assert shown.lessons == chart.lessons
+                assert shown.transmissions.branches == chart.transmissions.branches
+                assert [s.general for s in shown.steps] == [s.general for s in chart.steps]
+
+
+def test_a_moment_has_its_page_and_url() -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    chart = cast(datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo("Asia/Tokyo")))
+    path = chart_path(chart, "zh-CN")
+    assert path == chart_path(site_paths.classical(chart), "zh-CN")
+    assert chart_url(chart, "zh-CN", "https://example.org/x/") == f"https://example.org/x/{path}"
+    assert chart_url(chart, "zh-CN", "https://example.org/x") == f"https://example.org/x/{path}"
+
+
+def test_site_path_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["site", "path", "--day", "丁丑", "--yuejiang", "卯", "--hour", "午", "--lang", "en"]) == 0
+    assert capsys.readouterr().out == "en/chart/d13-y03-h06.html\n"
+    assert cli(["site", "path", "--day", "丁丑", "--yuejiang", "巳", "--hour", "申", "--lang", "en"]) == 0
+    assert capsys.readouterr().out == "en/chart/d13-y03-h06.html\n"  # the same plate at another 晝 hour
+    assert cli(["site", "path", "--at", "2026-11-29 14:00", "--tz", "Asia/Tokyo"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert re.fullmatch(r"ja/chart/d\d\d-y\d\d-h(00|06)\.html", out)
+    assert cli(["site", "path", "--day", "丁丑"]) == 2
+    assert "missing: --yuejiang, --hour" in capsys.readouterr().err
+    assert cli(["site", "path", "--day", "丁丑", "--yuejiang", "卯", "--hour", "午", "--at", "now"]) == 2
+    assert cli(["site", "path", "--day", "甲丑", "--yuejiang", "卯", "--hour", "午"]) == 2  # no such pillar
+
+
+def test_only_days_names_a_bad_pillar() -> None:
+    assert parse_days("乙丑, 甲子") == (PILLARS[0], PILLARS[1])
+    with pytest.raises(SiteError, match="甲丑"):
+        parse_days("甲子,甲丑")
+
+
+def test_a_build_refuses_a_directory_holding_other_files(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(SiteError, match="not empty"):
+        build(tmp_path, ["ja"], days=parse_days("甲子"), progress=lambda _: None)
+    assert (tmp_path / "notes.txt").read_text() == "mine"  # nothing lost
+
+
+# -- determinism -------------------------------------------------------------------------------
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_the_same_input_builds_the_same_bytes(tmp_path: Path) -> None:
+    """Twice, once by a pool of two and once in one process, and once over the first build."""
+    days = parse_days("丙寅")
+    lines: list[str] = []
+    first = build(tmp_path / "a", ["ja", "en"], days=days, workers=2, progress=lines.append)
+    build(tmp_path / "b", ["ja", "en"], days=days, workers=1, progress=lambda _: None)
+    a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
+    assert a.keys() == b.keys()
+    assert [name for name in a if a[name] != b[name]] == []
+    assert first.pages == len([n for n in a if n.endswith(".html")]) and first.size == sum(map(len, a.values()))
+    assert lines and lines[-1].startswith("site: chart pages 48/48")
+    build(tmp_path / "a", ["ja", "en"], days=days, progress=lambda _: None)  # over an earlier site
+    assert _files(tmp_path / "a") == a
+
+
+# -- links -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    links: list[str]
+    ids: set[str]
+    lang: str | None
+
+
+_ATTR = re.compile(r'<(\w+)\b([^>]*)>')
+_VALUE = re.compile(r'\s(href|src|id|lang)="([^"]*)"')
+
+
+def parse(path: Path) -> Parsed:
+    """The links (href, src; not a form's action), the ids and the <html lang> of a page the site wrote
+    (its attributes are always double-quoted)."""
+    links: list[str] = []
+    ids: set[str] = set()
+    lang = None
+    for tag, attrs in _ATTR.findall(path.read_text(encoding="utf-8")):
+        for name, value in _VALUE.findall(attrs):
+            value = html.unescape(value)
+            if name == "id":
+                ids.add(value)
+            elif name == "lang":
+                lang = value if tag == "html" else lang
+            else:
+                links.append(value)
+    return Parsed(links, ids, lang)
+
+
+def internal_links(root: Path) -> Iterator[tuple[Path, str]]:
+    for page in sorted(root.rglob("*.html")):
+        for link in parse(page).links:
+            if urlsplit(link).scheme in ("http", "https", "mailto"):
+                continue
+            yield page, link
+
+
+def test_every_internal_link_resolves(site: Path) -> None:
+    ids: dict[Path, set[str]] = {}
+    broken = []
+    count = 0
+    exists: dict[Path, bool] = {}
+    for page, link in internal_links(site):
+        count += 1
+        parts = urlsplit(link)
+        target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+        if target not in exists:
+            exists[target] = target.is_file()
+        if not exists[target]:
+            broken.append((page.relative_to(site).as_posix(), link))
+            continue
+        if parts.fragment and target.suffix == ".html":
+            known = ids.setdefault(target, parse(target).ids)
+            if unquote(parts.fragment) not in known:
+                broken.append((page.relative_to(site).as_posix(), link))
+    assert count > 15000
+    assert broken == []
+
+
+def test_external_links_are_only_links(site: Path) -> None:
+    """No page loads anything from elsewhere: scripts, styles and pictures are the site's own."""
+    for page in sorted(site.rglob("*.html"))[:200]:
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r'<(script|link|img|iframe)[^>]+(src|href)="(https?:)?//', text.replace(
+            '<link rel="canonical" href="https://example.org/', "")), page
+
+
+# -- the search index --------------------------------------------------------------------------
+
+
+def _script_value(path: Path, name: str) -> object:
+    text = path.read_text(encoding="utf-8")
+    prefix = f"window.{name}="
+    assert text.startswith(prefix) and text.endswith(";\n")
+    return json.loads(text[len(prefix) : -2])
+
+
+def js_fold(table: dict[str, str], value: str) -> str:
+    """What assets/search.js does with a query (NFKC, no white space, the table, lower case)."""
+    plain = re.sub(r"\s+", "", unicodedata.normalize("NFKC", value))
+    return "".join(table.get(ch, ch) for ch in plain).lower()
+
+
+def test_the_fold_table_folds_as_the_lookups_fold(site: Path) -> None:
+    table = _script_value(site / "assets" / "fold.js", "LIUREN_FOLD")
+    assert isinstance(table, dict) and table == fold_table()
+    samples = ["三傳 三传 三伝", "青龍 青龙 青竜", "騰蛇 腾蛇", "鑄印 铸印 鋳印", "遙克 遥剋", "八專 八专 八専"]
+    samples.append("Azure ＤＲＡＧＯＮ")
+    samples += [t for u in corpus().units for t in (u.original, u.translation)]
+    for value in samples:
+        assert js_fold(table, value) == normalize(value).lower(), value[:20]
+    assert js_fold(table, "腾蛇") == js_fold(table, "騰蛇") and js_fold(table, "铸印") == js_fold(table, "鋳印")
+
+
+def _search(entries: list[list[str]], query: str) -> list[list[str]]:
+    needle = fold(query)
+    return [e for e in entries if needle in e[3] or needle in e[4]]
+
+
+def test_the_index_holds_every_text_folded(site: Path) -> None:
+    for lang in LANGS:
+        entries = _script_value(site / lang / "search-index.js", "LIUREN_INDEX")
+        assert isinstance(entries, list)
+        kinds = [e[0] for e in entries]
+        assert kinds.count("chart") == 48 and kinds.count("unit") == len(corpus().units) and kinds.count("day") == 60
+        assert kinds.count("term") > 120  # the glossary's rows
+        for kind, _title, url, names, hay in entries:
+            assert names == "\n".join(dict.fromkeys(fold(n) for n in names.split("\n")))  # folded: a fixed point
+            assert hay == fold(hay)
+            if kind in ("chart", "unit"):
+                assert (site / lang / unquote(url)).is_file()
+        units = {e[2]: e for e in entries if e[0] == "unit"}
+        for u in corpus().units:
+            entry = units[site_paths.unit_page(u.id)]
+            assert fold(u.original) in entry[4] and fold(u.translation) in entry[4]
+        # any script finds the same: the simplified and the Japanese forms of a name
+        assert _search(entries, "腾蛇") == _search(entries, "騰蛇") == _search(entries, "腾蛇".upper())
+        assert len(_search(entries, "铸印")) == len(_search(entries, "鋳印")) > 0
+
+
+def test_one_chart_in_all_1440_is_found_for_冬蛇掩目() -> None:
+    readings = [(c, read(c)) for c in classical_charts(cast_classical("甲子", "子", "子").school)]
+    for lang in ("ja", "zh-CN"):
+        charts = [e for e in index(lang, readings, []) if e[0] == "chart" and fold("冬蛇掩目") in e[3].split("\n")]
+        assert [e[2] for e in charts] == ["chart/d13-y03-h06.html"]
+
+
+# -- the pages ---------------------------------------------------------------------------------
+
+
+def test_every_page_says_its_language(site: Path) -> None:
+    for lang in LANGS:
+        for page in sorted((site / lang).rglob("*.html"))[:120]:
+            assert parse(page).lang == lang, page
+    assert parse(site / "index.html").lang == "ja"
+
+
+def test_a_chart_page_has_everything_the_issue_lists(site: Path) -> None:
+    chart = cast_classical("丁丑", "卯", "午")
+    reading = read(chart)
+    for lang in LANGS:
+        page = (site / chart_path(chart, lang)).read_text(encoding="utf-8")
+        assert '<svg class="chart-picture"' in page and 'role="img"' in page
+        assert re.search(r'<title id="picture-alt">[^<]{200,}</title>', page)  # the alt text
+        for cls in ("ring", "lessons", "steps"):
+            assert f'<table class="{cls}">' in page
+        assert page.count('class="entry"') >= len(reading.units())
+        for unit in reading.units():
+            assert f"../corpus/{site_paths.href('x', unit.id)}.html" in page  # every quoted unit linked
+        assert 'href="../corpus/pattern.%E5%86%AC%E8%9B%87%E6%8E%A9%E7%9B%AE.html"' in page  # 冬蛇掩目
+        assert '<section class="trace">' in page and page.count("<li>") > 10
+        assert 'href="d13-y02-h06.html"' in page and 'href="d13-y04-h06.html"' in page  # neighbouring plates
+        assert 'href="d13-y09-h00.html"' in page  # the 夜 chart of the same plate
+        assert ('<span lang="ja">' in page) is (lang in ("ja", "en"))  # the seed's Japanese for ja and en only
+    english = (site / chart_path(chart, "en")).read_text(encoding="utf-8")
+    assert english.count("the project&#x27;s translation") + english.count("the project's translation") >= len(
+        reading.units()) - 1
+
+
+def test_a_unit_page_lists_the_charts_that_quote_it(site: Path) -> None:
+    charts = [c for c in classical_charts(cast_classical("甲子", "子", "子").school) if str(c.day) in SUBSET]
+    for unit_id in ("general.玄武", "pattern.冬蛇掩目", "method.昴星", "procedure.相因"):
+        want = [chart_path(c, "ja") for c in charts if any(u.id == unit_id for u in read(c).units())]
+        page = site / "ja" / site_paths.unit_page(unit_id)
+        links = [
+            (page.parent / unquote(link)).resolve().relative_to(site.resolve()).as_posix()
+            for link in parse(page).links
+            if "/chart/" in link
+        ]
+        assert want and sorted(links) == sorted(want), unit_id
+    shown = (site / "ja" / site_paths.unit_page("pattern.冬蛇掩目")).read_text(encoding="utf-8")
+    assert "この句を引く課（1）" in shown
+    # the same count as `liuren find`, over all 1,440 (one chart)
+    assert re.match(r"冬蛇掩目: 1 課", find_charts("冬蛇掩目", cast_classical("甲子", "子", "子").school, "ja")[-1])
+
+
+def test_the_site_words_are_in_the_readers_script() -> None:
+    for lang in ("zh-TW", "zh-CN", "en"):
+        wrong = {k: foreign(v, lang) for k, v in words()[lang].items() if k.startswith("site.") and foreign(v, lang)}
+        assert wrong == {}
+
+
+def test_the_rules_page_keeps_every_anchor_the_rules_link_to(site: Path) -> None:
+    rules = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+    anchors = set(re.findall(r"\]\(#([^)]+)\)", rules.read_text(encoding="utf-8")))
+    assert len(anchors) >= 8
+    assert anchors <= parse(site / "en" / "rules.html").ids
+
+
+# -- the Markdown subset -----------------------------------------------------------------------
+
+
+def test_markdown_lists_tables_and_inline_marks() -> None:
+    text = "1. one\n   goes on\n2. **two** with `a|b`\n\n- item\n\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n"
+    text += "\n- next *it*\n"
+    out = to_html(text)
+    assert "<ol>\n<li>\none goes on\n</li>" in out
+    assert "<strong>two</strong> with <code>a|b</code>" in out
+    assert "<table>" in out and "<td>1</td><td>2</td>" in out and out.index("<table>") < out.index("next")
+    assert "<em>it</em>" in out and "<script>" not in to_html("<script>x</script>")
+    assert slug("8. Checks") == "8-checks" and slug("School options") == "school-options"
+    html, rows = render("| term | x |\n|---|---|\n| 貴人 (天乙) | y |\n", row_ids=True)
+    assert rows == [("term-貴人-天乙", ["貴人 (天乙)", "y"])] and 'id="term-貴人-天乙"' in html
+
+
+def test_languages_of_the_build_can_be_chosen(tmp_path: Path) -> None:
+    summary = build(tmp_path, ["en"], days=parse_days("甲子"), progress=lambda _: None)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["assets", "en"]
+    assert summary.pages == 1 + 5 + len(corpus().units) + 24
+    lang: Lang = "en"
+    assert (tmp_path / chart_path(cast_classical("甲子", "子", "子"), lang)).is_file()

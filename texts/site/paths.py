@@ -1,0 +1,79 @@
+"""Where each page of the site lives, relative to the site's root (``/``-separated, ASCII for charts).
+
+A chart page is one of the 1,440 classical charts: a day, a plate (the 月将 k places on from the
+hour) and 晝 or 夜. Any chart, cast from a moment or from the classical inputs at any hour, has its
+page at the classical chart with the same day, plate and 晝/夜, cast at 午 (晝) or 子 (夜): that
+chart has the same 天地盤, 四課, 三伝 and 天将 (its page says what may differ: 龍首 and 天網).
+
+    >>> from engine import cast_classical
+    >>> chart_path(cast_classical("丁丑", "卯", "午"), "ja")
+    'ja/chart/d13-y03-h06.html'
+    >>> chart_path(cast_classical("丁丑", "巳", "申"), "en")   # the same plate at another 晝 hour
+    'en/chart/d13-y03-h06.html'
+    >>> chart_url(cast_classical("甲子", "亥", "子"), "zh-TW", "https://example.org/liuren/")
+    'https://example.org/liuren/zh-TW/chart/d00-y11-h00.html'
+"""
+
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import quote
+
+from engine.chart import Chart, cast_classical
+from engine.symbols import Branch
+from texts.words import Lang
+
+DAY_HOUR = Branch.午  # the hour a 晝 chart is cast at (¶87: 卯–申 are 晝)
+NIGHT_HOUR = Branch.子  # the hour a 夜 chart is cast at
+ASSETS = "assets"
+
+
+def plate(chart: Chart) -> int:
+    """How many places the 月将 stands on from the hour (0 = 伏吟, 6 = 反吟)."""
+    return (int(chart.yuejiang) - int(chart.hour)) % 12
+
+
+def classical(chart: Chart) -> Chart:
+    """The classical chart whose page shows ``chart``: same day, plate and 晝/夜, at 午 or 子."""
+    hour = DAY_HOUR if chart.generals.daytime else NIGHT_HOUR
+    return cast_classical(chart.day, hour + plate(chart), hour)
+
+
+def _name(day: int, yuejiang: int, hour: int) -> str:
+    return f"chart/d{day:02d}-y{yuejiang:02d}-h{hour:02d}.html"
+
+
+def chart_page(chart: Chart) -> str:
+    """The chart page's path inside a language's folder (``chart/d13-y03-h06.html``)."""
+    hour = DAY_HOUR if chart.generals.daytime else NIGHT_HOUR
+    return _name(chart.day.index, int(hour + plate(chart)), int(hour))
+
+
+def chart_path(chart: Chart, lang: Lang) -> str:
+    """The page of ``chart`` relative to the site's root: ``<lang>/chart/d<day>-y<月将>-h<hour>.html``
+    (day 0 = 甲子 … 59 = 癸亥; branches 0 = 子 … 11 = 亥), for the classical chart that shows it."""
+    return f"{lang}/{chart_page(chart)}"
+
+
+def chart_url(chart: Chart, lang: Lang, base_url: str) -> str:
+    """``chart_path`` under the site's address ``base_url`` (e.g. ``LIUREN_SITE_URL``)."""
+    return base_url.rstrip("/") + "/" + chart_path(chart, lang)
+
+
+def unit_page(unit_id: str) -> str:
+    """A corpus unit's page inside a language's folder: ``corpus/<id>.html`` (the id as the corpus writes it)."""
+    return f"corpus/{unit_id}.html"
+
+
+def href(source: str, target: str) -> str:
+    """A relative link from the page ``source`` to ``target`` (both from the site's root), percent-encoded.
+
+    >>> href("ja/chart/d00-y00-h00.html", "ja/corpus/general.玄武.html")
+    '../corpus/general.%E7%8E%84%E6%AD%A6.html'
+    >>> href("ja/index.html", "ja/index.html#d-甲子")
+    'index.html#d-%E7%94%B2%E5%AD%90'
+    """
+    path, _, fragment = target.partition("#")
+    rel = posixpath.relpath(path, posixpath.dirname(source) or ".")
+    link = quote(rel, safe="/.-_~")
+    return f"{link}#{quote(fragment, safe='-_.~')}" if fragment else link

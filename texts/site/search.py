@@ -1,0 +1,119 @@
+"""The site's search: a small index per language and the fold table, both as scripts a page loads.
+
+Scripts, not JSON files fetched: a page opened from file:// may not fetch() a neighbouring file,
+but it may load a ``<script>``. Each script assigns one JSON value (``window.LIUREN_INDEX``,
+``window.LIUREN_FOLD``).
+
+An entry is ``[kind, title, url, names, text]``: ``kind`` one of ``chart``, ``unit``, ``term``,
+``day``; ``url`` relative to the language's folder; ``names`` the entry's own names (a chart's day
+pillar, 課名, method and 課体; a unit's keys; a glossary term) and ``text`` everything else it is
+found by (a unit's original, translation and, in English, the project's translation), both folded
+here by :func:`fold` — ``texts.normalize.normalize``, the lookups' own folding, then lower case.
+The browser folds only the query, with the same table (:func:`fold_table`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+
+from engine.chart import Chart
+from engine.symbols import PILLARS
+from texts.corpus import Unit, corpus
+from texts.explain import chart_name
+from texts.normalize import fold_char, normalize
+from texts.reading import Reading
+from texts.translation import english
+from texts.words import Lang, corpus_name, term
+
+from . import paths
+from .pages import chart_label
+
+Entry = list[str]
+# The characters whose folded form differs from themselves: the CJK blocks a reader types in
+# (radicals, symbols and punctuation, kana, the unified ideographs with extension A, the
+# compatibility ideographs, and extensions B onwards). NFKC the browser does itself.
+_FOLDED_BLOCKS = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x2FA1F))
+
+
+def fold(value: str) -> str:
+    """How the index and the query compare: ``normalize`` (NFKC, no white space, 繁/简/日 folded), lower case."""
+    return normalize(value).lower()
+
+
+def fold_table() -> dict[str, str]:
+    """Every character of the CJK blocks whose fold (``texts.normalize.fold_char``) is another."""
+    table: dict[str, str] = {}
+    for low, high in _FOLDED_BLOCKS:
+        for code in range(low, high + 1):
+            ch = chr(code)
+            folded = fold_char(ch)
+            if folded != ch:
+                table[ch] = folded
+    return table
+
+
+def _names(values: Iterable[str]) -> str:
+    return "\n".join(dict.fromkeys(fold(v) for v in values if v))
+
+
+def chart_entry(chart: Chart, reading: Reading, lang: Lang) -> Entry:
+    """A chart is found by its day pillar, 課名 (method and frame) and 課体, in any script."""
+    t = chart.transmissions
+    held = [p.name for p in reading.patterns.held]
+    title = chart_label(chart, lang)
+    if held:
+        title += " ［" + "・".join(term(p, lang) for p in held) + "］"
+    names = [str(chart.day), chart_name(t, lang), t.method.name, *((t.frame.name,) if t.frame else ()),
+             *(p.name for p in held), *(term(p, lang) for p in held)]
+    return ["chart", title, paths.chart_page(chart), _names(names), fold(title)]
+
+
+def unit_entry(unit: Unit, lang: Lang) -> Entry:
+    """A unit is found by its keys and aliases, and by its whole text."""
+    excerpt = unit.display_original or unit.display_translation
+    title = f"{unit.id} — {excerpt[:48]}{'…' if len(excerpt) > 48 else ''}"
+    keys = [*unit.keys, *unit.aliases]
+    shown = [corpus_name(k, lang) for k in keys]
+    texts = [unit.original, unit.translation, unit.display_original, unit.display_translation]
+    own = english(unit.id) if lang == "en" else None
+    if own is not None:
+        texts.append(own.text)
+    return ["unit", title, paths.unit_page(unit.id), _names([unit.id, *keys, *shown]), fold("\n".join(texts))]
+
+
+_SPLIT = re.compile(r"[・()（）\s]+")
+
+
+def term_entries(rows: Sequence[tuple[str, list[str]]]) -> list[Entry]:
+    """The glossary's rows: found by the term (each of ``貴人 (天乙)``'s names), its reading, its gloss."""
+    out = []
+    for anchor, cells in rows:
+        if len(cells) < 4:
+            continue
+        word, reading, pinyin, gloss = (re.sub(r"[`*]", "", c) for c in cells[:4])
+        names = [word, *(_SPLIT.split(word))]
+        title = f"{word} — {gloss}"
+        out.append(["term", title, f"glossary.html#{anchor}", _names(names), fold(" ".join((reading, pinyin, gloss)))])
+    return out
+
+
+def day_entries() -> list[Entry]:
+    """The sixty day pillars, each leading to its row of the chart table."""
+    return [["day", str(d), f"index.html#d-{d}", _names([str(d)]), ""] for d in PILLARS]
+
+
+def index(lang: Lang, charts: Sequence[tuple[Chart, Reading]], rows: Sequence[tuple[str, list[str]]]) -> list[Entry]:
+    """The whole index of a language, in the order results are listed within a rank."""
+    return [
+        *(chart_entry(c, r, lang) for c, r in charts),
+        *(unit_entry(u, lang) for u in corpus().units),
+        *term_entries(rows),
+        *day_entries(),
+    ]
+
+
+def script(name: str, value: object) -> str:
+    """``window.<name> = <value as JSON>;``: deterministic (keys in the order given, no spaces)."""
+    return f"window.{name}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))};\n"
