@@ -22,7 +22,7 @@ The reading quotes and states; it never sums lines into a verdict of its own. Fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.chart import Chart, kin
 from engine.facts import Facts, vigour
@@ -52,10 +52,12 @@ class SpiritReading:
 
     ``rank`` is its place among the matter's 類神 (1 first). ``opening`` is its quoted opening (None
     for 貴人, whose grounds are citations). ``line`` is the name line for its 地盤 branch (None: the
-    seed gives none). ``positions``: the 伝 it rides. ``bears``: for an opening conditioned on 發用
-    (勾陳, 騰蛇), whether the condition holds; None for the others. ``excluded``: R4. ``lessons``: the
-    numbers of the lessons whose upper it rides. ``vigour`` is None without the month. ``above``:
-    the earlier matter this 類神 was given under (then nothing of it is quoted again).
+    seed gives none). ``bears``: for an opening conditioned on 發用 (勾陳, 騰蛇), whether the
+    condition holds; None for the others. ``excluded``: R4. ``above``: the earlier matter this 類神
+    was given under (then nothing of it is quoted again).
+
+    The stated facts (R3 ``positions``, R5 ``lessons``, R6 ``void``, ``vigour``, ``kin``) are read off
+    the chart when asked for: a reply that only needs its quotations does not pay for them.
     """
 
     general: General
@@ -65,21 +67,52 @@ class SpiritReading:
     heaven: Branch
     ground: Branch
     line: Quote | None
-    positions: tuple[Position, ...]
     bears: bool | None
     excluded: bool
-    lessons: tuple[int, ...]
-    void: bool
-    vigour: Vigour | None
-    month: Branch | None  # 月建, which sets ``vigour``
-    kin: Kin
-    stem: Stem  # the day stem ``kin`` is counted to
-    above: Matter | None = None
+    above: Matter | None
+    chart: Chart = field(repr=False, compare=False)
+    known: Facts = field(repr=False, compare=False)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        """R3: the 伝 whose 天盤 branch it rides (two of them when 中伝 and 末伝 repeat), in order."""
+        return tuple(s.position for s in self.chart.steps if s.branch == self.heaven)
 
     @property
     def initial(self) -> bool:
         """It rides the 初伝 (= 發用, ¶51/¶53)."""
-        return Position.初伝 in self.positions
+        return self.chart.steps[0].branch == self.heaven
+
+    @property
+    def lessons(self) -> tuple[int, ...]:
+        """R5: the numbers of the lessons whose upper it rides (1: 干上神, 3: 支上神)."""
+        return tuple(x.number for x in self.chart.lessons if x.upper == self.heaven)
+
+    @property
+    def void(self) -> bool:
+        """R6: its 天盤 branch is in the day's 旬空 (天空's 「即空亡也」 is its nature, not this: §9.7)."""
+        return self.heaven in self.chart.void
+
+    @property
+    def month(self) -> Branch | None:
+        """月建, which sets ``vigour`` (None for a chart without a moment or a month given)."""
+        return self.known.month
+
+    @property
+    def vigour(self) -> Vigour | None:
+        """R6: 旺相休囚死 of its 天盤 branch by the month; None when the month is not known."""
+        month = self.known.month
+        return None if month is None else vigour(self.heaven, month)
+
+    @property
+    def stem(self) -> Stem:
+        """The day stem ``kin`` is counted to."""
+        return self.chart.day.stem
+
+    @property
+    def kin(self) -> Kin:
+        """R6: 六親 of its 天盤 branch to the day stem."""
+        return kin(self.chart.day.stem.element, self.heaven.element)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +180,23 @@ class KinPlace:
 
 @dataclass(frozen=True, slots=True)
 class KinListing:
-    """R10: the matter's [伝統] 六親 and the lessons, then the 伝, whose 天盤 branch carries it."""
+    """R10: the matter's [伝統] 六親 and (read off the chart when asked for) the lessons, then the 伝,
+    whose 天盤 branch carries it."""
 
     kin: Kin
-    places: tuple[KinPlace, ...]
+    chart: Chart = field(repr=False, compare=False)
+
+    @property
+    def places(self) -> tuple[KinPlace, ...]:
+        chart, wanted = self.chart, self.kin
+        element = chart.day.stem.element
+        places = [
+            KinPlace(x.upper, x.upper in chart.void, lesson=x.number)
+            for x in chart.lessons
+            if kin(element, x.upper.element) is wanted
+        ]
+        places += [KinPlace(s.branch, s.void, position=s.position) for s in chart.steps if s.kin is wanted]
+        return tuple(places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,23 +242,24 @@ class Answer:
 
 @dataclass(frozen=True, slots=True)
 class _Index:
-    """A corpus's units as the matter reading looks them up, by the engine's values (built once per
-    corpus: the lookups by name fold their text on every call)."""
+    """A corpus's units as the matter reading looks them up, built once per corpus and indexed by the
+    engine's values as numbers (a lookup by name folds its text, and an enum hashes in Python, on
+    every call)."""
 
-    openings: dict[General, Unit]
-    lines: dict[tuple[General, Branch], Unit]
-    excludes: dict[General, frozenset[Branch]]
-    verses: dict[PatternName, Unit | None]
+    openings: tuple[Unit, ...]  # by General
+    lines: tuple[Unit | None, ...]  # by General × 12 + the 地盤 Branch
+    excludes: tuple[tuple[bool, ...], ...]  # by General, then Branch: the opening's （不加…）
+    verses: tuple[Unit | None, ...]  # by PatternName
 
     @classmethod
     def of(cls, texts: Corpus) -> _Index:
         held = _INDEX.get(id(texts))
         if held is not None and held[0] is texts:
             return held[1]
-        openings = {g: texts.get(f"general.{g}") for g in General}
-        lines = {(g, b): unit for g in General for b in BRANCHES if (unit := texts.general_on(g, b)) is not None}
-        excludes = {g: frozenset(Branch[c] for c in u.excludes) for g, u in openings.items()}
-        verses = {n: texts.pattern(n.name) for n in PatternName}
+        openings = tuple(texts.get(f"general.{g}") for g in General)
+        lines = tuple(texts.general_on(g, b) for g in General for b in BRANCHES)
+        excludes = tuple(tuple(b.name in u.excludes for b in BRANCHES) for u in openings)
+        verses = tuple(texts.pattern(n.name) for n in PatternName)
         index = cls(openings, lines, excludes, verses)
         if len(_INDEX) > 8:  # a test's own corpora: keep a few, not every one
             _INDEX.clear()
@@ -244,13 +291,14 @@ def _spirit(q: _Quoter, chart: Chart, known: Facts, spirit: Spirit, rank: int, a
     ground = g.ground_of(general)
     heaven = chart.plate.up(ground)
     opening_unit = q.index.openings[general]
-    line_unit = q.index.lines.get((general, ground))
-    positions = tuple(s.position for s in chart.steps if s.branch == heaven)
-    excluded = ground in q.index.excludes[general]  # R4
+    line_unit = q.index.lines[general * 12 + ground]
+    excluded = q.index.excludes[general][ground]  # R4
     bears: bool | None = None
     if general in ON_INITIAL:  # R3
-        whenever = general is General.騰蛇 and chart.school.tengshe_whenever_seen
-        bears = not excluded and (bool(positions) if whenever else Position.初伝 in positions)
+        if general is General.騰蛇 and chart.school.tengshe_whenever_seen:
+            bears = not excluded and heaven in chart.transmissions.branches
+        else:
+            bears = not excluded and chart.steps[0].branch == heaven
     if above is not None:
         opening = Quote(opening_unit, above=True) if spirit.opening else None
         line = Quote(line_unit, above=True) if line_unit is not None else None
@@ -258,23 +306,7 @@ def _spirit(q: _Quoter, chart: Chart, known: Facts, spirit: Spirit, rank: int, a
         opening = q.quote(opening_unit) if spirit.opening else None
         line = q.quote(line_unit) if line_unit is not None else None
     return SpiritReading(
-        general=general,
-        rank=rank,
-        grounds=spirit.grounds,
-        opening=opening,
-        heaven=heaven,
-        ground=ground,
-        line=line,
-        positions=positions,
-        bears=bears,
-        excluded=excluded,
-        lessons=tuple(x.number for x in chart.lessons if x.upper == heaven),  # R5
-        void=heaven in chart.void,  # R6: 旬空 only (天空's 「即空亡也」 is its nature, §9.7)
-        vigour=vigour(heaven, known.month) if known.month is not None else None,
-        month=known.month,
-        kin=kin(chart.day.stem.element, heaven.element),
-        stem=chart.day.stem,
-        above=above,
+        general, rank, spirit.grounds, opening, heaven, ground, line, bears, excluded, above, chart, known
     )
 
 
@@ -290,13 +322,13 @@ def _patterns(
     q: _Quoter,
     chart: Chart,
     found: Patterns,
-    held: frozenset[PatternName],
+    held: Sequence[bool],
     groups: Sequence[tuple[PatternName, ...]],
     search: bool,
 ) -> tuple[tuple[PatternReading, ...], tuple[Undecided, ...]]:
     out: list[PatternReading] = []
     for group in groups:
-        names = tuple(n for n in group if n in held)
+        names = tuple(n for n in group if held[n])
         if not names:
             continue
         unit = q.index.verses[names[0]]
@@ -305,20 +337,8 @@ def _patterns(
             day, clockwise = chart.day.branch, chart.generals.clockwise
             where = Search(day, day + 1 if clockwise else day - 1, clockwise)
         out.append(PatternReading(names, None if unit is None else q.quote(unit), where))
-    wanted = {n for group in groups for n in group}
-    undecided = tuple(Undecided(u.name, u.needs) for u in found.undecided if u.name in wanted)
+    undecided = tuple(Undecided(u.name, u.needs) for u in found.undecided if any(u.name in g for g in groups))
     return tuple(out), undecided
-
-
-def _kin_listing(chart: Chart, wanted: Kin) -> KinListing:
-    element = chart.day.stem.element
-    places = [
-        KinPlace(x.upper, x.upper in chart.void, lesson=x.number)
-        for x in chart.lessons
-        if kin(element, x.upper.element) is wanted
-    ]
-    places += [KinPlace(s.branch, s.void, position=s.position) for s in chart.steps if s.kin is wanted]
-    return KinListing(wanted, tuple(places))
 
 
 def _section(
@@ -326,17 +346,18 @@ def _section(
     chart: Chart,
     known: Facts,
     found: Patterns,
-    held: frozenset[PatternName],
+    held: Sequence[bool],
     asked: Found,
-    given: dict[General, Matter],
+    given: list[Matter | None],
     first: bool,
 ) -> MatterSection:
     rules: MatterRules = RULES[asked.matter]
     spirits = []
     for rank, spirit in enumerate(rules.spirits, start=1):
-        spirits.append(_spirit(q, chart, known, spirit, rank, given.get(spirit.general)))
-        given.setdefault(spirit.general, asked.matter)
-    own = {s.general for s in rules.spirits}
+        spirits.append(_spirit(q, chart, known, spirit, rank, given[spirit.general]))
+        if given[spirit.general] is None:
+            given[spirit.general] = asked.matter
+    own = tuple(s.general for s in rules.spirits)
     mentions = []
     for m in rules.mentions:  # R7, in ¶ order (the table's)
         ground = chart.generals.ground_of(m.general)
@@ -353,7 +374,7 @@ def _section(
         patterns=patterns,
         undecided=undecided,
         any_matter=any_matter,
-        kin=_kin_listing(chart, rules.kin) if rules.kin is not None else None,  # R10
+        kin=KinListing(rules.kin, chart) if rules.kin is not None else None,  # R10
     )
 
 
@@ -372,8 +393,10 @@ def read_matters(
     ordered = sorted(matters, key=lambda f: f.matter.order)
     q = _Quoter(corpus() if texts is None else texts)
     found = classify(chart, known) if found is None else found
-    given: dict[General, Matter] = {}
-    held = frozenset(p.name for p in found.held)
+    given: list[Matter | None] = [None] * len(General)  # the matter each 類神 was first given under
+    held = [False] * len(PatternName)  # by PatternName
+    for p in found.held:
+        held[p.name] = True
     return tuple(_section(q, chart, known, found, held, asked, given, first=i == 0) for i, asked in enumerate(ordered))
 
 

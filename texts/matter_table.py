@@ -293,7 +293,7 @@ ANY_MATTER: tuple[tuple[PatternName, ...], ...] = ((P.蒿矢, P.弾射), (P.別�
 
 # Openings the seed conditions on 發用 (R3): ¶107 「或逢勾陳發用」, ¶97 「発用するのを見れば」 (騰蛇;
 # ¶95's 但見 "whenever seen" is the school option ``School.tengshe_whenever_seen``).
-ON_INITIAL = frozenset({G.勾陳, G.騰蛇})
+ON_INITIAL = (G.勾陳, G.騰蛇)
 
 RULES: dict[Matter, MatterRules] = {row.matter: row for row in TABLE}
 assert tuple(RULES) == tuple(Matter), "TABLE must list every matter once, in §9.2's order"
