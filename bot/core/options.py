@@ -115,7 +115,8 @@ class _BranchOption(app_commands.Transformer[Any]):
         try:
             return parse_branch(value)
         except ValueError:
-            raise ReplyError(text("error.pillar", language_of(interaction.locale), day=_clipped(value, 8))) from None
+            # Discord sends only the offered choices: anything else is a client's fault, not the reader's.
+            raise app_commands.TransformerError(value, self.type, self) from None
 
 
 class YuejiangOption(_BranchOption):

@@ -2,8 +2,9 @@
 is made in, with where the zone came from — resolved once per interaction.
 
 ``resolve`` reads the server's settings row once and (when asked) the profile once, parses the
-zone once, and keeps the result on the interaction (``interaction.extras``), so a command, its
-buttons' error path and its helpers never read or parse them again.
+zone once (for a cast: ``with_zone``), and keeps the result on the interaction
+(``interaction.extras``), so a command, its buttons' error path and its helpers never read or
+parse them again.
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ class Reader:
     lang: Lang
     options: GuildOptions
     profile: Profile | None
-    zone: ZoneInfo
-    zone_source: ZoneSource
     profile_read: bool = False  # whether `profile` was looked up (None then means: no profile)
+    zone: ZoneInfo | None = None  # the zone a cast is made in; resolved only for a cast (with_zone)
+    zone_source: ZoneSource = "bot"
 
     @property
     def school(self) -> School:
@@ -57,10 +58,16 @@ class Reader:
         """The command's own choice, else the server's (attached unless the server turned it off)."""
         return option if option is not None else self.options.image is not False
 
+    def cast_zone(self) -> ZoneInfo:
+        """The zone a cast is made in (``resolve(..., with_zone=True)``)."""
+        if self.zone is None:
+            raise RuntimeError("the reader was resolved without a zone: pass with_zone=True")
+        return self.zone
+
     def moment(self, when: str, now: datetime) -> datetime:
         """The moment ``when`` names in the reader's zone; ReplyError naming every accepted form."""
         try:
-            return parse_when(when[:100], self.zone, now)
+            return parse_when(when[:100], self.cast_zone(), now)
         except WhenError as error:
             raise ReplyError(when_error_text(error, self.lang)) from None
 
@@ -77,18 +84,23 @@ def when_error_text(error: WhenError, locale: discord.Locale | str) -> str:
 
 
 async def resolve(bot: LiurenBot, interaction: discord.Interaction[Any], *, tz: ZoneInfo | None = None,
-                  with_profile: bool = False) -> Reader:
+                  with_profile: bool = False, with_zone: bool = False) -> Reader:
     """The interaction's reader (cached on it): the server's reply language when it set one, else
-    the reader's own Discord language; the zone from the option, the profile, the server, or the bot."""
+    the reader's own Discord language; with ``with_zone`` (a cast) the zone from the option, the
+    profile, the server, or the bot (``with_zone`` reads the profile too)."""
+    with_profile = with_profile or with_zone
     found = interaction.extras.get(_KEY)
-    if isinstance(found, Reader) and (found.profile_read or not with_profile) and tz is None:
+    if (isinstance(found, Reader) and (found.profile_read or not with_profile)
+            and (found.zone is not None or not with_zone) and tz is None):
         return found
     options = GuildOptions() if interaction.guild_id is None else await bot.store.guild_options(interaction.guild_id)
     profile = await bot.store.profile(interaction.user.id) if with_profile else None
     chosen = as_lang(options.language)
     lang = chosen if chosen is not None else language_of(interaction.locale)
-    zone, source = _zone(bot, tz, profile, options, lang)
-    reader = Reader(lang, options, profile, zone, source, with_profile)
+    reader = Reader(lang, options, profile, with_profile)
+    if with_zone:
+        zone, source = _zone(bot, tz, profile, options, lang)
+        reader = Reader(lang, options, profile, with_profile, zone, source)
     interaction.extras[_KEY] = reader
     return reader
 

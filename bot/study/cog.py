@@ -65,7 +65,7 @@ class Study(commands.Cog):
     ) -> None:
         # Cast once, saved in the casebook with the school options in force and the caller's birth
         # data, then shown from that chart, as /case show shows the saved case later.
-        reader = await resolve(self.bot, interaction, tz=tz, with_profile=True)
+        reader = await resolve(self.bot, interaction, tz=tz, with_zone=True)
         lang, profile = reader.lang, reader.profile
         moment = reader.moment(when, self.bot.clock())
         school = reader.school
@@ -75,7 +75,7 @@ class Study(commands.Cog):
             raise ReplyError(text("error.chart", lang, detail=error)) from None
         case = await self.bot.store.add_case(NewCase(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
-            private=private, instant=moment.astimezone(UTC).isoformat(), zone=reader.zone.key, day=None,
+            private=private, instant=moment.astimezone(UTC).isoformat(), zone=reader.cast_zone().key, day=None,
             yuejiang=None, hour=None, school=school_json(school), question=question,
             birth_year=profile.birth_year if profile is not None else None,
             sex=profile.sex if profile is not None else None, created_at=int(self.bot.clock().timestamp()),
