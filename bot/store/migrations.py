@@ -272,4 +272,11 @@ MIGRATIONS: tuple[Step, ...] = (
             "DROP TABLE guild_settings",
         ),
     ),
+    # -- step 7 (issue 18): the matter a cast was read for --
+    Step(
+        "the matter chosen for a case (/cast matter:): a texts.matters key, 'general', or NULL (from the question)",
+        sqlite=("ALTER TABLE cases ADD COLUMN matter TEXT",),
+        postgres=("ALTER TABLE cases ADD COLUMN matter TEXT",),
+    ),
+    # -- end of step 7 --
 )

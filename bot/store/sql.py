@@ -203,11 +203,11 @@ def topic_of(r: Sequence[Any]) -> QuizTopicScore:
 
 CASE_COLUMNS = (
     "seq, id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, "
-    "question, birth_year, sex, created_at"
+    "question, birth_year, sex, created_at, matter"  # matter: issue 18 (step 7)
 )
 INSERT_CASE = (
     "INSERT INTO cases (id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, "
-    f"school, question, birth_year, sex, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    f"school, question, birth_year, sex, created_at, matter) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     f"ON CONFLICT (id) DO NOTHING RETURNING {CASE_COLUMNS}"
 )
 CASE = f"SELECT {CASE_COLUMNS} FROM cases WHERE id = ?"
@@ -261,13 +261,13 @@ def case_of(r: Sequence[Any]) -> Case:
         seq=int(r[0]), id=str(r[1]), guild_id=_opt_int(r[2]), channel_id=_opt_int(r[3]), author_id=int(r[4]),
         private=bool(r[5]), instant=_opt_str(r[6]), zone=_opt_str(r[7]), day=_opt_str(r[8]),
         yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=str(r[11]), question=_opt_str(r[12]),
-        birth_year=_opt_int(r[13]), sex=_opt_str(r[14]), created_at=int(r[15]),
+        birth_year=_opt_int(r[13]), sex=_opt_str(r[14]), created_at=int(r[15]), matter=_opt_str(r[16]),
     )
 
 
 def case_params(case_id: str, new: NewCase) -> tuple[Any, ...]:
     return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), new.instant, new.zone, new.day,
-            new.yuejiang, new.hour, new.school, new.question, new.birth_year, new.sex, new.created_at)
+            new.yuejiang, new.hour, new.school, new.question, new.birth_year, new.sex, new.created_at, new.matter)
 
 
 def note_of(r: Sequence[Any]) -> CaseNote:

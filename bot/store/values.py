@@ -238,6 +238,7 @@ class NewCase:
     birth_year: int | None
     sex: str | None
     created_at: int  # epoch seconds
+    matter: str | None = None  # issue 18: `matter:` as chosen (a texts.matters key or "general"); None: none chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +261,7 @@ class Case:
     birth_year: int | None
     sex: str | None
     created_at: int
+    matter: str | None = None  # issue 18: as NewCase.matter
 
     def visible_to(self, user_id: int, guild_id: int | None) -> bool:
         """The author always; a server's members (asking in that server) when it is not private."""
