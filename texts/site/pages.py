@@ -192,18 +192,18 @@ def _lessons(chart: Chart, lang: Lang) -> str:
 def _transmissions(chart: Chart, lang: Lang) -> str:
     known = facts(chart)
     heads = ("", text("picture.column_hidden", lang), "", text("picture.column_general", lang),
-             text("picture.column_kin", lang), "", "")
+             text("picture.column_kin", lang), "")
     head = "".join(f'<th scope="col">{esc(h)}</th>' for h in heads)
     rows = []
     for step, fact in zip(chart.steps, known.steps, strict=True):
         vigour = f" {show(fact.vigour, lang)}" if fact.vigour is not None else ""
+        void = f' <span class="void">{esc(text("render.void_mark", lang))}</span>' if step.void else ""
         rows.append(
             f'<tr><th scope="row">{esc(show(step.position, lang))}</th>'
             f"<td>{esc(step.hidden_stem if step.hidden_stem is not None else '')}</td>"
-            f'<td class="branch">{esc(step.branch)}</td>'
+            f'<td class="branch">{esc(step.branch)}{void}</td>'
             f"<td>{esc(show(step.general, lang))}</td><td>{esc(show(step.kin, lang) + vigour)}</td>"
-            f"<td>{esc(text('picture.on_ground', lang, branch=step.ground))}</td>"
-            f"<td>{esc(text('render.void_mark', lang)) if step.void else ''}</td></tr>"
+            f"<td>{esc(text('picture.on_ground', lang, branch=step.ground))}</td></tr>"
         )
     caption = f"{text('picture.transmissions', lang)} — {chart_name(chart.transmissions, lang)}"
     return (f'<table class="steps"><caption>{esc(caption)}</caption><thead><tr>{head}</tr></thead>'
@@ -260,7 +260,7 @@ def _patterns(source: str, lang: Lang, reading: Reading) -> str:
     c = corpus()
     items = []
     for p in reading.patterns.held:
-        unit = c.pattern(p.name.name)
+        unit = c.pattern(p.name.name) or c.method(p.name.name)  # 昴星 … are named by their method's verse
         name = show(p.name, lang)
         items.append(f"<li>{_unit_link(source, lang, unit, name) if unit is not None else esc(name)}</li>")
     for u in reading.patterns.undecided:
