@@ -316,6 +316,26 @@ def test_the_site_words_are_in_the_readers_script() -> None:
         assert wrong == {}
 
 
+# the seed's words, and the other languages' names in their own (each marked with its lang)
+_QUOTED = re.compile(r'<blockquote class="original".*?</blockquote>|<span lang="ja">.*?</span>'
+                     r'|<a [^>]*\slang="[^"]+"[^>]*>.*?</a>', re.S)
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "zh-CN", "en"])
+def test_what_the_pages_say_is_in_the_readers_script(site: Path, lang: Lang) -> None:
+    """Outside the seed's own words (the original, its Japanese translation), a chart page (its
+    picture's description too), the index and the search index speak the reader's script: no
+    kana, no Japanese-only forms, no traditional forms in simplified Chinese."""
+    charts = [chart_path(cast_classical(*inputs), lang) for inputs in (("丁丑", "卯", "午"), ("甲子", "亥", "子"))]
+    for name in (*charts, f"{lang}/index.html", f"{lang}/search.html"):
+        page = (site / name).read_text(encoding="utf-8")
+        shown = html.unescape(re.sub(r"<[^>]+>", " ", _QUOTED.sub(" ", page)))
+        assert foreign(shown, lang) == "", name
+    entries = _script_value(site / lang / "search-index.js", "LIUREN_INDEX")
+    assert isinstance(entries, list)
+    assert foreign(" ".join(e[1] for e in entries if e[0] == "chart"), lang) == ""
+
+
 def test_the_rules_page_keeps_every_anchor_the_rules_link_to(site: Path) -> None:
     rules = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
     anchors = set(re.findall(r"\]\(#([^)]+)\)", rules.read_text(encoding="utf-8")))

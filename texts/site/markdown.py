@@ -66,24 +66,35 @@ class _Doc:
         return base if n == 0 else f"{base}-{n}"
 
 
+_LINK = re.compile(r"\[((?:`[^`]*`|[^\]`])+)\]\(([^)\s]+)\)")
+
+
 def inline(text: str, links: Links = lambda target: target) -> str:
     """One line's inline marks as HTML, everything else escaped.
 
     >>> inline("*School option* (`School.noble_table`): [§5](#5-the-twelve-generals-天将) <b>")
     '<em>School option</em> (<code>School.noble_table</code>): <a href="#5-the-twelve-generals-天将">§5</a> &lt;b&gt;'
+    >>> inline("[`texts/seed/x.txt`](../texts/seed/x.txt)")
+    '<a href="../texts/seed/x.txt"><code>texts/seed/x.txt</code></a>'
     """
-    parts = re.split(r"(`[^`]+`)", text)
     out = []
-    for part in parts:
+    at = 0
+    for m in _LINK.finditer(text):
+        out.append(_marks(text[at : m.start()]))
+        out.append(f'<a href="{html.escape(links(m.group(2)))}">{_marks(m.group(1))}</a>')
+        at = m.end()
+    out.append(_marks(text[at:]))
+    return "".join(out)
+
+
+def _marks(text: str) -> str:
+    """Code spans, bold and italic; the rest escaped."""
+    out = []
+    for part in re.split(r"(`[^`]+`)", text):
         if len(part) > 1 and part.startswith("`") and part.endswith("`"):
             out.append(f"<code>{html.escape(part[1:-1], quote=False)}</code>")
             continue
         s = html.escape(part, quote=False)
-        s = re.sub(
-            r"\[([^\]]+)\]\(([^)\s]+)\)",
-            lambda m: f'<a href="{html.escape(links(html.unescape(m.group(2))))}">{m.group(1)}</a>',
-            s,
-        )
         s = re.sub(r"\*\*(\S(?:.*?\S)?)\*\*", r"<strong>\1</strong>", s)
         s = re.sub(r"(?<![*\w])\*(\S(?:.*?\S)?)\*(?![*\w])", r"<em>\1</em>", s)
         out.append(s)

@@ -25,7 +25,7 @@ from texts.explain import chart_name
 from texts.normalize import fold_char, normalize
 from texts.reading import Reading
 from texts.translation import english
-from texts.words import Lang, corpus_name, term
+from texts.words import Lang, corpus_name, term, text
 
 from . import paths
 from .pages import chart_label
@@ -63,8 +63,8 @@ def chart_entry(chart: Chart, reading: Reading, lang: Lang) -> Entry:
     t = chart.transmissions
     held = [p.name for p in reading.patterns.held]
     title = chart_label(chart, lang)
-    if held:
-        title += " ［" + "・".join(term(p, lang) for p in held) + "］"
+    if held:  # the 課体 in the reader's script, joined as the reader's lists are
+        title += " — " + text("list.sep", lang).join(term(p, lang) for p in held)
     names = [str(chart.day), chart_name(t, lang), t.method.name, *((t.frame.name,) if t.frame else ()),
              *(p.name for p in held), *(term(p, lang) for p in held)]
     return ["chart", title, paths.chart_page(chart), _names(names), fold(title)]
