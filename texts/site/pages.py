@@ -315,12 +315,13 @@ def chart_page(chart: Chart, lang: Lang, built: Built = None) -> Page:
         for key, other in neighbours(chart)
     )
     trace = "".join(f"<li>{esc(explain(w, lang))}</li>" for w in t.trace)
+    tables = text("list.sep", lang).join(text(f"picture.{k}", lang) for k in ("ring", "lessons", "transmissions"))
     main = (
         f"<h1>{esc(title)}</h1>"
         f'<p class="note">{esc(note)}</p>'
         f"{summary}"
         f'<div class="chart-top"><figure class="picture">{chart_svg(chart, lang)}</figure>'
-        f'<section class="tables"><h2 class="visually-hidden">{esc(text("site.chart.picture", lang))}</h2>'
+        f'<section class="tables"><h2 class="visually-hidden">{esc(tables)}</h2>'
         f"{_ring(chart, lang)}{_lessons(chart, lang)}{_transmissions(chart, lang)}</section></div>"
         f'<section class="reading"><h2>{esc(text("site.chart.reading", lang))}</h2>'
         f'<p class="reading-title">{esc(text("reading.title", lang))}</p>{_reading(path, lang, reading)}</section>'
