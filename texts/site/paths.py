@@ -17,6 +17,7 @@ chart has the same 天地盤, 四課, 三伝 and 天将 (its page says what may 
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from urllib.parse import quote
 
 from engine.chart import Chart, cast_classical
@@ -72,8 +73,21 @@ def href(source: str, target: str) -> str:
     '../corpus/general.%E7%8E%84%E6%AD%A6.html'
     >>> href("ja/index.html", "ja/index.html#d-甲子")
     'index.html#d-%E7%94%B2%E5%AD%90'
+    >>> href("index.html", "en/index.html"), href("ja/chart/a.html", "assets/style.css")
+    ('en/index.html', '../../assets/style.css')
     """
+    return _href(posixpath.dirname(source), target)
+
+
+@lru_cache(maxsize=1 << 16)
+def _href(folder: str, target: str) -> str:
+    # Pages link to the same few hundred targets from a handful of folders: worth keeping.
     path, _, fragment = target.partition("#")
-    rel = posixpath.relpath(path, posixpath.dirname(source) or ".")
+    here = folder.split("/") if folder else []
+    there = path.split("/")
+    common = 0
+    while common < min(len(here), len(there) - 1) and here[common] == there[common]:
+        common += 1
+    rel = "/".join([".."] * (len(here) - common) + there[common:])
     link = quote(rel, safe="/.-_~")
     return f"{link}#{quote(fragment, safe='-_.~')}" if fragment else link
