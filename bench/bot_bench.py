@@ -1,33 +1,41 @@
-"""Benchmark: how fast the bot answers slash commands and how much memory it holds, against a peer.
+"""Benchmark: /cast under load, the real bot against a peer doing the same Discord work (issue 21).
 
-Two bots run one after the other, each as its own subprocess against its own local Discord stand-in
-(testkit/discord_standin.py), pointed there by ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``:
+    python bench/bot_bench.py                  # 4 rounds of 512 per workload, 64 in flight, 10,000 for memory
+    python bench/bot_bench.py --quick          # a smoke run: 1 round of 32, 8 in flight, 40 for memory
+    python bench/bot_bench.py --memory 0       # the latency and CPU rounds only
 
-- ours: the real bot, ``python -m bot`` (casting, reading, embed building, the store);
-- peer: ``bench/peer_bot.py``, a bare discord.py client with one slash command that answers every
-  interaction with a fixed one-embed reply. The ratio ours/peer is the overhead the bot adds over
-  discord.py itself.
+Three processes besides this one, which only orchestrates (it waits on pipes while a round runs):
 
-Both get the same workload (``MIX``, same options, same order; the peer receives it under its one
-command name) and the same measurements:
+- the stand-in host: ``python bench/bot_bench.py --serve`` runs two stand-ins of Discord
+  (testkit/discord_standin.py), one per bot, and drives the interactions (C in flight) when told;
+- ours: ``python -m bot`` on a fresh SQLite file;
+- the peer: ``bench/peer_bot.py``, a bare discord.py client whose /cast sends the reply ours sent,
+  copied at start (the same embeds, the same five buttons, an upload of the same PNG bytes; the
+  same followups), so the difference is the project's own work.
 
-- start → connected: from the process spawned to the stand-in's READY sent;
-- latency: N interactions one after another; time from INTERACTION_CREATE sent to the callback
-  received (median, p99, max);
-- throughput: N interactions with C in flight at once; answered interactions per second;
-- memory: the process's VmRSS (from /proc/<pid>/status) after start (and warm-up) and after the runs.
+Ours starts first; one /cast with and one without the picture are taken from it and written to a
+file the peer reads. Then both are connected at once and every round runs each workload on both,
+one after the other, the order alternating from round to round, so a machine busy with other work
+slows both alike. Workloads (64 in flight by default):
 
-Targets apply to ours: p99 under 50 ms (issue 5), RSS under 120 MB after 10,000 distinct casts with their
-pictures (issue 11: ``--count 5000 --distinct``, two runs of 5,000). Exit status 0 when they are met.
-Usage:
-    python bench/bot_bench.py [--count 500] [--concurrency 16]
+- ``new minutes, picture on``: every interaction a minute never cast before (ours and the peer get
+  the same moments), the picture attached;
+- ``same moment, no picture``: one moment again and again, no picture.
+
+Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
+p95 over all rounds), and the bot's CPU per interaction (user + system time of its process, from
+/proc, over the round). Then memory: ``--memory N`` distinct casts with pictures (each a moment two
+hours after the last, so every one is a new chart moment and picture) and the resident set (VmRSS)
+of each bot after them. Ratios are ours/peer. Nothing is asserted: the figures are printed with the
+load average, since the machine may be running other work; the exit status is 0 when all ran.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
+import base64
+import json
 import os
 import statistics
 import subprocess
@@ -35,243 +43,273 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.peer_bot import COMMAND as PEER_COMMAND  # noqa: E402
 from testkit.discord_standin import DiscordStandIn  # noqa: E402
 
-P99_TARGET_MS = 50.0
-RSS_TARGET_MB = 120.0
-WARM_UP = 20  # interactions before the "after start" RSS: first-use imports, caches
-CONNECT_TIMEOUT_S = 30.0
-CALLBACK_TIMEOUT_S = 10.0
+CONNECT_TIMEOUT_S = 60.0
+CALLBACK_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 10.0
-MAX_COUNT = 100_000
-MAX_CONCURRENCY = 256
-
-# A realistic mix: mostly /cast, some study and lookup commands.
-MIX: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("cast", {"when": "now"}),
-    ("cast", {"when": "2026-11-29 14:00", "tz": "America/New_York"}),
-    ("chart", {"day": "甲子", "yuejiang": "亥", "hour": "午"}),
-    ("cast", {"when": "11/29 9:30", "question": "転職"}),
-    ("lookup", {"term": "元首"}),
-    ("cast", {"when": "bogus"}),
-)
+WARM_UP = 16
+CLEAR_EVERY = 256  # the stand-in forgets what it recorded (uploads included) this often
+BASE = datetime(2026, 11, 29, 9, 1)
+SAME_MOMENT = "2026-11-29 14:00"
+NEW_MINUTES = "new minutes, picture on"
+SAME = "same moment, no picture"
+WORKLOADS = (NEW_MINUTES, SAME)
+TICK = os.sysconf("SC_CLK_TCK")
 
 
-@dataclass(frozen=True, slots=True)
-class Contender:
-    """A bot under test: how to start it, and where the workload goes.
+def options_for(workload: str, n: int) -> dict[str, Any]:
+    """The /cast options of interaction ``n`` of a workload (the same for ours and the peer)."""
+    if workload == NEW_MINUTES:
+        return {"when": f"{BASE + timedelta(minutes=n):%Y-%m-%d %H:%M}", "image": True}
+    if workload == SAME:
+        return {"when": SAME_MOMENT, "image": False}
+    # memory: a new chart moment each time, two hours apart, with its picture
+    return {"when": f"{datetime(1960, 1, 1, 1) + timedelta(hours=2 * n, minutes=n % 60):%Y-%m-%d %H:%M}",
+            "image": True}
 
-    ``command`` None sends each workload item to its own command name; otherwise every item goes to
-    ``command`` (with the same options). ``embeds`` is the number of embeds each reply must carry
-    (None: not checked).
-    """
+
+# -- the stand-in host (its own process) --------------------------------------------------------
+
+async def _cast(standin: DiscordStandIn, options: Mapping[str, Any]) -> float:
+    callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S)
+    if callback.type != 4:
+        raise RuntimeError(f"/cast answered with callback type {callback.type}: {callback.body}")
+    return callback.elapsed * 1000
+
+
+async def _sample(standin: DiscordStandIn, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What the bot sent for one /cast: the callback's message, its file, its followups."""
+    callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S)
+    await asyncio.sleep(1.0)  # its followups, if any
+    path = f"/webhooks/{standin.application_id}/{callback.token}"
+    followups = [{k: v for k, v in (r.body or {}).items() if not k.startswith("_")}
+                 for r in standin.requests if r.method == "POST" and r.path == path]
+    files = [{"filename": f["filename"], "data": base64.b64encode(f["data"]).decode()} for f in callback.files]
+    attachments = callback.data.get("attachments") or []
+    for entry, attached in zip(files, attachments, strict=False):
+        entry["description"] = attached.get("description")
+    return {"first": {k: v for k, v in callback.data.items() if k != "attachments"},
+            "files": files, "followups": followups}
+
+
+async def _run(standin: DiscordStandIn, workload: str, start: int, count: int, concurrency: int) -> list[float]:
+    in_flight = asyncio.Semaphore(concurrency)
+
+    async def bounded(n: int) -> float:
+        async with in_flight:
+            return await _cast(standin, options_for(workload, n))
+
+    latencies: list[float] = []
+    for chunk in range(start, start + count, CLEAR_EVERY):
+        latencies += await asyncio.gather(*(bounded(n) for n in range(chunk, min(start + count, chunk + CLEAR_EVERY))))
+        standin.requests.clear()  # nothing waits now; keeps the host's memory flat
+        standin.messages.clear()
+    return latencies
+
+
+async def serve() -> int:
+    """Two stand-ins; JSON commands on stdin, one JSON answer per line on stdout."""
+    standins = {"ours": DiscordStandIn(), "peer": DiscordStandIn()}
+    for standin in standins.values():
+        await standin.start()
+    out = sys.stdout
+    out.write(json.dumps({who: {**s.env(), "DISCORD_TOKEN": s.token} for who, s in standins.items()}) + "\n")
+    out.flush()
+    loop = asyncio.get_running_loop()
+    try:
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            ask = json.loads(line)
+            standin = standins.get(ask.get("who", "ours"), standins["ours"])
+            answer: Any
+            if ask["op"] == "connected":
+                await standin.wait_connected(timeout=CONNECT_TIMEOUT_S)
+                answer = True
+            elif ask["op"] == "sample":
+                answer = await _sample(standin, ask["options"])
+            elif ask["op"] == "run":
+                answer = await _run(standin, ask["workload"], ask["start"], ask["count"], ask["concurrency"])
+            else:
+                break
+            errors = [repr(e) for s in standins.values() for e in s.errors]
+            out.write(json.dumps({"answer": answer, "errors": errors}) + "\n")
+            out.flush()
+    finally:
+        for standin in standins.values():
+            await standin.stop()
+    return 0
+
+
+# -- the orchestrator ---------------------------------------------------------------------------
+
+class Host:
+    """The stand-in host process, spoken to line by line."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, __file__, "--serve"], cwd=ROOT, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        self.env: dict[str, dict[str, str]] = json.loads(self._read())
+
+    def _read(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the stand-in host ended")
+        return line
+
+    def ask(self, **command: Any) -> Any:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        reply = json.loads(self._read())
+        if reply["errors"]:
+            raise RuntimeError(f"the stand-in failed: {reply['errors'][0]}")
+        return reply["answer"]
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(STOP_TIMEOUT_S)
+
+
+@dataclass
+class Bot:
+    """A bot process under test and what was measured of it."""
 
     label: str
-    argv: tuple[str, ...]
-    env: Mapping[str, str]
-    command: str | None = None
-    embeds: int | None = None
+    process: subprocess.Popen[bytes]
+    log: TextIO
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    cpu_ms: dict[str, list[float]] = field(default_factory=dict)
+    sent: int = 0
+
+    def cpu_s(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError(f"no VmRSS for {self.label}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(STOP_TIMEOUT_S)
+        self.log.close()
 
 
-@dataclass(frozen=True, slots=True)
-class Figures:
-    """What one contender measured."""
-
-    connect_s: float
-    latencies_ms: tuple[float, ...]
-    throughput: float  # interactions/s with ``concurrency`` in flight
-    rss_start_mb: float
-    rss_end_mb: float
-
-    @property
-    def median_ms(self) -> float:
-        return statistics.median(self.latencies_ms)
-
-    @property
-    def p99_ms(self) -> float:
-        return percentile(self.latencies_ms, 0.99)
-
-    @property
-    def max_ms(self) -> float:
-        return max(self.latencies_ms)
+def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host) -> Bot:
+    log = open(workdir / f"{label}.log", "w")  # noqa: SIM115 - closed by Bot.stop
+    full = {**{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIUREN_"))}, **env,
+            **host.env[label], "PYTHONPATH": str(ROOT)}
+    bot = Bot(label, subprocess.Popen(argv, cwd=ROOT, env=full, stdout=log, stderr=log), log)
+    try:
+        host.ask(op="connected", who=label)
+    except Exception:
+        bot.stop()
+        raise RuntimeError(f"{label} did not connect; see {workdir / (label + '.log')}") from None
+    return bot
 
 
-def rss_mb(pid: int) -> float:
-    """Resident set size of a process in MB, from /proc (no psutil)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no VmRSS for process {pid}")
+def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int, start_at: int) -> None:
+    before = bot.cpu_s()
+    latencies = host.ask(op="run", who=bot.label, workload=workload, start=start_at, count=count,
+                         concurrency=concurrency)
+    bot.cpu_ms.setdefault(workload, []).append((bot.cpu_s() - before) / count * 1000)
+    bot.latencies.setdefault(workload, []).extend(latencies)
 
 
-def percentile(values: tuple[float, ...] | list[float], q: float) -> float:
-    """The nearest-rank ``q`` quantile (0 ≤ q ≤ 1) of a non-empty sequence."""
+def row(label: str, mine: float, theirs: float, unit: str) -> str:
+    return f"  {label:<34} {mine:9.2f} {unit:<3} {theirs:9.2f} {unit:<3} {mine / theirs:8.2f}×"
+
+
+def p95(values: list[float]) -> float:
     ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
-def log_tail(path: Path, lines: int = 20) -> str:
-    """The last lines of a contender's log, for an error message."""
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return "(no log)"
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)"
 
 
-DISTINCT = False  # --distinct: every interaction a chart never cast before (each with its picture)
-_SENT = itertools.count()  # with --distinct, every moment is new across the runs too
-
-
-def workload(i: int) -> tuple[str, dict[str, Any]]:
-    """Item ``i`` of the workload: the mix, or with --distinct a new moment each time (2 h apart)."""
-    if not DISTINCT:
-        return MIX[i % len(MIX)]
-    n = next(_SENT)
-    moment = datetime(1950, 1, 1, 1) + timedelta(hours=2 * n + 1, minutes=n % 60)
-    return "cast", {"when": f"{moment:%Y-%m-%d %H:%M}", "tz": "Asia/Tokyo"}
-
-
-async def one(standin: DiscordStandIn, contender: Contender, i: int) -> float:
-    """Send workload item ``i`` to the contender; the seconds until its callback arrived."""
-    name, options = workload(i)
-    command = contender.command or name
-    callback = await standin.slash(command, options, timeout=CALLBACK_TIMEOUT_S)
-    if callback.type != 4:
-        raise RuntimeError(f"{contender.label}: /{command} answered with callback type {callback.type}")
-    if contender.embeds is not None and len(callback.embeds) != contender.embeds:
-        raise RuntimeError(f"{contender.label}: /{command} answered with {len(callback.embeds)} embeds")
-    return callback.elapsed
-
-
-async def wait_started(standin: DiscordStandIn, process: subprocess.Popen[bytes], log: Path, label: str) -> None:
-    """Until the process has connected to the stand-in; an error if it exits or times out first."""
-    deadline = time.perf_counter() + CONNECT_TIMEOUT_S
-    while True:
-        try:
-            await standin.wait_connected(timeout=0.1)  # returns as soon as READY is sent
-            return
-        except TimeoutError:
-            if process.poll() is not None:
-                raise RuntimeError(f"{label} exited ({process.returncode}) before connecting:\n"
-                                   f"{log_tail(log)}") from None
-            if time.perf_counter() > deadline:
-                raise RuntimeError(f"{label} did not connect within {CONNECT_TIMEOUT_S:.0f} s:\n"
-                                   f"{log_tail(log)}") from None
-
-
-async def measure(contender: Contender, count: int, concurrency: int, workdir: Path) -> Figures:
-    """Start the contender against a fresh stand-in, run the workload, stop it; its figures."""
-    standin = DiscordStandIn()
-    await standin.start()
-    env = {**os.environ, **contender.env, **standin.env(), "DISCORD_TOKEN": standin.token}
-    env.pop("DISCORD_GUILD_ID", None)  # global commands for both
-    log_path = workdir / f"{contender.label}.log"
-    log = open(log_path, "w")  # noqa: SIM115 - closed below
-    try:
-        started = time.perf_counter()
-        process = subprocess.Popen(contender.argv, cwd=ROOT, env=env, stdout=log, stderr=log)
-        try:
-            await wait_started(standin, process, log_path, contender.label)
-            connect_s = time.perf_counter() - started
-            await asyncio.sleep(0.5)
-            for i in range(WARM_UP):
-                await one(standin, contender, i)
-            rss_start = rss_mb(process.pid)
-
-            latencies = [await one(standin, contender, i) for i in range(count)]
-
-            in_flight = asyncio.Semaphore(concurrency)
-
-            async def bounded(i: int) -> float:
-                async with in_flight:
-                    return await one(standin, contender, i)
-
-            t0 = time.perf_counter()
-            await asyncio.gather(*(bounded(i) for i in range(count)))
-            throughput = count / (time.perf_counter() - t0)
-            rss_end = rss_mb(process.pid)
-        finally:
-            process.terminate()
-            try:
-                process.wait(STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(STOP_TIMEOUT_S)
-    finally:
-        log.close()
-        await standin.stop()
-    if standin.errors:
-        raise RuntimeError(f"{contender.label}: the stand-in failed: {standin.errors[0]!r}")
-    return Figures(connect_s, tuple(x * 1000 for x in latencies), throughput, rss_start, rss_end)
-
-
-def report(ours: Figures, peer: Figures, count: int, concurrency: int) -> bool:
-    """Print both contenders' figures, the ratios ours/peer and the targets; whether targets are met."""
-    rows: tuple[tuple[str, float, float, str], ...] = (
-        ("start → gateway connected", ours.connect_s, peer.connect_s, "s"),
-        (f"latency median ({count} sequential)", ours.median_ms, peer.median_ms, "ms"),
-        (f"latency p99 ({count} sequential)", ours.p99_ms, peer.p99_ms, "ms"),
-        (f"latency max ({count} sequential)", ours.max_ms, peer.max_ms, "ms"),
-        (f"throughput ({concurrency} in flight, {count})", ours.throughput, peer.throughput, "/s"),
-        (f"RSS after start (+{WARM_UP} warm-up)", ours.rss_start_mb, peer.rss_start_mb, "MB"),
-        (f"RSS after {WARM_UP + 2 * count} interactions", ours.rss_end_mb, peer.rss_end_mb, "MB"),
-    )
-    print("latency = INTERACTION_CREATE sent → interaction callback received, at the stand-in")
-    print("ours = python -m bot;  peer = bench/peer_bot.py (bare discord.py, one command, fixed one-embed reply)")
-    print(f"{'':40} {'ours':>12} {'peer':>12} {'ours/peer':>10}")
-    for label, mine, theirs, unit in rows:
-        digits = 2 if unit in ("s", "ms") else (0 if unit == "/s" else 1)
-        print(f"{label:40} {mine:>9.{digits}f} {unit:<2} {theirs:>9.{digits}f} {unit:<2} {mine / theirs:>9.2f}x")
-    print(f"ratios ours/peer: latency p99 {ours.p99_ms / peer.p99_ms:.2f}x, "
-          f"median {ours.median_ms / peer.median_ms:.2f}x, "
-          f"throughput {ours.throughput / peer.throughput:.2f}x, RSS {ours.rss_end_mb / peer.rss_end_mb:.2f}x "
-          f"(after run; {ours.rss_start_mb / peer.rss_start_mb:.2f}x after start)")
-    rss = max(ours.rss_start_mb, ours.rss_end_mb)
-    print(f"target p99 < {P99_TARGET_MS:.0f} ms: ours {ours.p99_ms:.2f} ms")
-    print(f"target RSS < {RSS_TARGET_MB:.0f} MB: ours {rss:.1f} MB")
-    ok = ours.p99_ms < P99_TARGET_MS and rss < RSS_TARGET_MB
-    print("targets met" if ok else "TARGETS MISSED")
-    return ok
-
-
-async def run(count: int, concurrency: int) -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=512, help="interactions per workload per round and bot")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--concurrency", type=int, default=64, help="interactions in flight")
+    parser.add_argument("--memory", type=int, default=10_000, help="distinct casts with pictures before the RSS")
+    parser.add_argument("--quick", action="store_true", help="1 round of 32, 8 in flight, 40 for memory")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        return asyncio.run(serve())
+    if args.quick:
+        args.count, args.rounds, args.concurrency, args.memory = 32, 1, 8, 40
+    if not (1 <= args.count <= 100_000 and 1 <= args.concurrency <= 256 and args.rounds >= 1):
+        parser.error("--count 1…100000, --concurrency 1…256, --rounds ≥ 1")
     workdir = Path(tempfile.mkdtemp(prefix="liuren-bench-"))
-    ours = Contender(
-        "ours", (sys.executable, "-m", "bot"),
-        {"LIUREN_DB": str(workdir / "bench.sqlite3"), "LIUREN_TZ": "Asia/Tokyo"},
-    )
-    peer = Contender("peer", (sys.executable, str(ROOT / "bench" / "peer_bot.py")), {}, command=PEER_COMMAND, embeds=1)
-    ours_figures = await measure(ours, count, concurrency, workdir)
-    peer_figures = await measure(peer, count, concurrency, workdir)
-    ok = report(ours_figures, peer_figures, count, concurrency)
-    print(f"logs: {workdir}")
-    return 0 if ok else 1
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--count", type=int, default=500, help=f"interactions per run (1 … {MAX_COUNT})")
-    parser.add_argument("--concurrency", type=int, default=16, help=f"in flight for throughput (1 … {MAX_CONCURRENCY})")
-    parser.add_argument("--distinct", action="store_true",
-                        help="every /cast a chart and moment never cast before (for the memory after N distinct casts)")
-    args = parser.parse_args()
-    global DISTINCT
-    DISTINCT = args.distinct
-    if not 1 <= args.count <= MAX_COUNT:
-        parser.error(f"--count must be between 1 and {MAX_COUNT}")
-    if not 1 <= args.concurrency <= MAX_CONCURRENCY:
-        parser.error(f"--concurrency must be between 1 and {MAX_CONCURRENCY}")
-    return asyncio.run(run(args.count, args.concurrency))
+    host = Host()
+    bots: list[Bot] = []
+    try:
+        ours = start("ours", [sys.executable, "-m", "bot"],
+                     {"LIUREN_DB": str(workdir / "bench.sqlite3"), "LIUREN_TZ": "Asia/Tokyo"}, workdir, host)
+        bots.append(ours)
+        reply = {"picture": host.ask(op="sample", who="ours", options=options_for(NEW_MINUTES, -1)),
+                 "plain": host.ask(op="sample", who="ours", options=options_for(SAME, 0))}
+        (workdir / "reply.json").write_text(json.dumps(reply))
+        peer = start("peer", [sys.executable, str(ROOT / "bench" / "peer_bot.py")],
+                     {"PEER_REPLY": str(workdir / "reply.json")}, workdir, host)
+        bots.append(peer)
+        picture = reply["picture"]
+        sizes = [len(base64.b64decode(f["data"])) for f in picture["files"]]
+        print(f"reply copied from ours: {len(picture['first'].get('embeds', []))} embeds, "
+              f"{sum(len(r['components']) for r in picture['first'].get('components', []))} buttons, "
+              f"{len(picture['followups'])} followups, upload {sum(sizes) / 1024:.1f} KiB")
+        for bot in bots:  # first-use work (imports, fonts, caches) is not a round's
+            host.ask(op="run", who=bot.label, workload=SAME, start=0, count=WARM_UP, concurrency=4)
+        print(f"before the rounds: {load()}")
+        for r in range(args.rounds):
+            for workload in WORKLOADS:
+                for bot in bots if r % 2 == 0 else bots[::-1]:
+                    run_round(host, bot, workload, args.count, args.concurrency, r * args.count)
+        print(f"after the rounds:  {load()}")
+        print(f"{args.rounds} rounds × {args.count} /cast per workload and bot, {args.concurrency} in flight; "
+              "ours = python -m bot, peer = bench/peer_bot.py (the same reply, bare discord.py)")
+        print(f"  {'':34} {'ours':>13} {'peer':>13} {'ours/peer':>9}")
+        for workload in WORKLOADS:
+            print(f" {workload}")
+            mine, theirs = ours.latencies[workload], peer.latencies[workload]
+            print(row("latency median", statistics.median(mine), statistics.median(theirs), "ms"))
+            print(row("latency p95", p95(mine), p95(theirs), "ms"))
+            print(row("bot CPU per interaction", statistics.median(ours.cpu_ms[workload]),
+                      statistics.median(peer.cpu_ms[workload]), "ms"))
+        if args.memory:
+            t = time.perf_counter()
+            for bot in bots:
+                host.ask(op="run", who=bot.label, workload="memory", start=0, count=args.memory,
+                         concurrency=args.concurrency)
+            print(f" memory: {args.memory:,} distinct casts with pictures each ({time.perf_counter() - t:.0f} s), "
+                  f"{load()}")
+            print(row("RSS after them", ours.rss_mb(), peer.rss_mb(), "MB"))
+        print(f"ratios ours/peer printed above; logs in {workdir}")
+    finally:
+        for bot in bots:
+            bot.stop()
+        host.close()
+    return 0
 
 
 if __name__ == "__main__":

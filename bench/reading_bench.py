@@ -1,106 +1,153 @@
-"""What one /cast costs in CPU: cast → read → embeds, beside a bare discord.py reply in the same process.
+"""What one /cast costs in CPU on the real path, moment text → reply payload, beside a peer doing
+the same Discord work in the same process.
 
-    python bench/reading_bench.py [--count 3000] [--rounds 5]
-    python bench/reading_bench.py --quick     # 100 casts, one round: a smoke run, not figures
+    python bench/reading_bench.py [--count 2000] [--rounds 5]
+    python bench/reading_bench.py --quick     # 60 casts, one round: a smoke run, not figures
 
-Three workloads, each on one core, CPU time (``time.process_time``) per /cast:
+Ours is what /cast does between the interaction's options and the HTTP body, without the network
+and the store: the moment parsed in the reader's zone (``Reader.moment``), the chart cast, the case
+embeds (reading, chart fields, the case id in the footer; ``bot.casebook.present.case_embeds``),
+the five buttons (``case_view``), with the picture its PNG, alt text and upload
+(``picture_for``'s ``draw`` and ``bot.core.send.picture_file``), and the payload discord.py sends
+(each embed's ``to_dict()``, the view's ``to_components()``). The peer builds the same reply from
+ours, copied once (``discord.Embed.from_dict``, five ``ui.Button``, a ``discord.File`` of the same
+bytes), and makes the same payload: what discord.py costs for that reply alone.
 
-- ``cold``: instants spread over 2000–2050 in Asia/Tokyo, each a different chart and moment, with
-  every cache emptied before each round: the full cost of a chart the bot has never shown;
-- ``same hour``: the casts of one study group within one 時 (the same chart, other minutes): what
-  the caches of texts.reading and bot.embeds are for;
-- the peer: a bare one-embed ``discord.Embed`` with the chart's name and a fixed text — what
-  discord.py itself costs for a reply, with no reading.
+Workloads, CPU time (``time.process_time``, every thread) per /cast:
 
-Each figure is the median over ``--rounds`` rounds, with the order of the workloads rotating from
-round to round; ratios are ours/peer. Not a test: timings are printed, never asserted.
+- ``same minute``: one moment again and again (what the caches are for);
+- ``same hour``: a study group's casts within one 時, each its own minute;
+- ``new hours``: a chart moment never shown before each time (caches warm from earlier rounds
+  only for the charts' classical parts);
+
+each with the picture off and on. Each figure is the median over ``--rounds`` rounds, the order of
+the workloads rotating; ratios are ours/peer. Not a test: timings are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from io import BytesIO
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
+from discord import ui
 
 import engine
-from bot.core import embeds
-from engine import chart as chart_module
-from texts import present, reading
+from bot.casebook.present import case_embeds
+from bot.casebook.views import case_view
+from bot.core.reader import Reader
+from bot.core.send import picture_file
+from bot.store import Case, GuildOptions
+from texts.picture import draw
 
 ZONE = ZoneInfo("Asia/Tokyo")
+NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)
+READER = Reader("ja", GuildOptions(), None, True, ZONE, "bot")
 
 
-def clear_caches() -> None:
-    """Forget every chart, reading and written field, so the next cast pays for everything."""
-    chart_module._CACHE.clear()
-    reading._CACHE.clear()
-    embeds._FIELDS.clear()
-    embeds._CHART_PIECES.clear()
-    present.say.cache_clear()
+def _case(moment: datetime) -> Case:
+    return Case(seq=1, id="AB12CD", guild_id=1, channel_id=2, author_id=3, private=False,
+                instant=moment.astimezone(UTC).isoformat(), zone=ZONE.key, day=None, yuejiang=None, hour=None,
+                school="{}", question=None, birth_year=None, sex=None, created_at=0)
 
 
-def ours(moment: datetime) -> int:
-    chart = engine.cast(moment)
-    return len(embeds.build_embeds(chart, reading.read(chart)))
+def ours(when: str, picture: bool) -> dict[str, Any]:
+    """The real path of one /cast: its reply as discord.py would send it."""
+    moment = READER.moment(when, NOW)
+    chart = engine.cast(moment, school=READER.school)
+    case = _case(moment)
+    chart, embeds = case_embeds(case, READER.lang, zone_note=READER.zone_note(), chart=chart)
+    view = case_view(case, READER.lang)
+    payload: dict[str, Any] = {"components": view.to_components()}
+    if picture:
+        drawn = draw(chart, theme="dark", lang=READER.lang)
+        embeds[0].set_image(url=f"attachment://{drawn.filename}")
+        upload = picture_file(drawn)
+        payload["attachments"] = [upload.to_dict(0)]
+    payload["embeds"] = [e.to_dict() for e in embeds]
+    return payload
 
 
-def peer(moment: datetime) -> int:
-    embed = discord.Embed(title=moment.isoformat(), description="大六壬 " * 20, colour=0x8B2E2E)
-    embed.add_field(name="三伝", value="子 巳 戌")
-    return len([embed])
+class Peer:
+    """The reply ours sends, copied once; each /cast builds the same payload from it."""
+
+    def __init__(self, copied: dict[str, Any], png: bytes) -> None:
+        self.embeds = [discord.Embed.from_dict(e) for e in copied["embeds"]]
+        self.buttons = [(c["label"], discord.ButtonStyle(c["style"]), c["custom_id"])
+                        for r in copied["components"] for c in r["components"]]
+        self.png = png
+
+    def reply(self, when: str, picture: bool) -> dict[str, Any]:
+        view = ui.View(timeout=None)
+        for label, style, custom_id in self.buttons:
+            view.add_item(ui.Button(label=label, style=style, custom_id=custom_id))
+        view.stop()
+        payload: dict[str, Any] = {"components": view.to_components()}
+        if picture:
+            upload = discord.File(BytesIO(self.png), filename="liuren.png", description="alt")
+            payload["attachments"] = [upload.to_dict(0)]
+        payload["embeds"] = [e.to_dict() for e in self.embeds]
+        return payload
 
 
-def per_call(work: Callable[[datetime], int], moments: list[datetime], cold: bool) -> float:
-    if cold:
-        clear_caches()
+def per_call(work: Callable[[str, bool], object], whens: list[str], picture: bool) -> float:
     start = time.process_time()
-    for moment in moments:
-        work(moment)
-    return (time.process_time() - start) / len(moments) * 1e6
+    for when in whens:
+        work(when, picture)
+    return (time.process_time() - start) / len(whens) * 1e6
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=3000, help="casts per round")
+    parser.add_argument("--count", type=int, default=2000, help="casts per workload and round")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="100 casts and one round")
+    parser.add_argument("--quick", action="store_true", help="60 casts and one round")
     args = parser.parse_args(argv)
     if args.quick:
-        args.count, args.rounds = 100, 1
-    rng = random.Random(7)
-    start = datetime(2000, 1, 1, tzinfo=UTC)
-    spread = [
-        (start + timedelta(minutes=rng.randrange(50 * 365 * 24 * 60))).astimezone(ZONE) for _ in range(args.count)
+        args.count, args.rounds = 60, 1
+    hour = datetime(2026, 11, 29, 13, 0)
+    same_minute = [f"{hour:%Y-%m-%d %H:%M}"] * args.count
+    same_hour = [f"{hour + timedelta(minutes=i % 120):%Y-%m-%d %H:%M}" for i in range(args.count)]
+    fresh = iter(range(10**9))
+
+    def new_hours() -> list[str]:
+        return [f"{datetime(1960, 1, 1, 1) + timedelta(hours=2 * next(fresh)):%Y-%m-%d %H:%M}"
+                for _ in range(args.count)]
+
+    copied = ours(same_minute[0], picture=True)  # first-use work (imports, fonts, words) is not a cast's
+    peer = Peer(copied, draw(engine.cast(READER.moment(same_minute[0], NOW))).png)
+    workloads: list[tuple[str, Callable[[], list[str]]]] = [
+        ("same minute", lambda: same_minute), ("same hour", lambda: same_hour), ("new hours", new_hours),
     ]
-    hour = datetime(2026, 11, 29, 13, 0, tzinfo=ZONE)
-    same_hour = [hour + timedelta(seconds=rng.randrange(7200)) for _ in range(args.count)]
-    runs: dict[str, list[float]] = {"cold": [], "same hour": [], "peer": []}
-    jobs: list[tuple[str, Callable[[], float]]] = [
-        ("cold", lambda: per_call(ours, spread, cold=True)),
-        ("same hour", lambda: per_call(ours, same_hour, cold=False)),
-        ("peer", lambda: per_call(peer, same_hour, cold=False)),
-    ]
-    ours(hour)  # import-time work (loading the corpus and the words) is not a cast's
+    runs: dict[tuple[str, bool, str], list[float]] = {}
+    jobs = [(name, picture, who) for name, _ in workloads for picture in (False, True) for who in ("ours", "peer")]
+    moments = dict(workloads)
     for r in range(args.rounds):
-        for name, job in jobs[r % 3 :] + jobs[: r % 3]:
-            runs[name].append(job())
-    peer_us = statistics.median(runs["peer"])
-    print(f"{'workload':<12} {'µs CPU per /cast (median)':>26}  {'min–max':>15}  ours/peer")
-    for name, values in runs.items():
-        median = statistics.median(values)
-        ratio = "" if name == "peer" else f"{median / peer_us:8.1f}×"
-        print(f"{name:<12} {median:26.1f}  {min(values):7.1f}–{max(values):<7.1f}  {ratio}")
-    print("target (issue 10): cast + read + embeds ≤ 120 µs of CPU for one /cast")
+        shift = r % len(jobs)
+        for name, picture, who in jobs[shift:] + jobs[:shift]:
+            work = ours if who == "ours" else peer.reply
+            runs.setdefault((name, picture, who), []).append(per_call(work, moments[name](), picture))
+    print(f"µs CPU per /cast (median of {args.rounds} rounds × {args.count}), moment text → reply payload")
+    print(f"{'workload':<24} {'ours':>10} {'peer':>10} {'ours/peer':>10}  ours min–max")
+    for name, _ in workloads:
+        for picture in (False, True):
+            mine = runs[(name, picture, "ours")]
+            theirs = statistics.median(runs[(name, picture, "peer")])
+            label = f"{name}, picture {'on' if picture else 'off'}"
+            print(f"{label:<24} {statistics.median(mine):10.1f} {theirs:10.1f} "
+                  f"{statistics.median(mine) / theirs:9.2f}×  {min(mine):.0f}–{max(mine):.0f}")
+    print("target (issue 21): a warm /cast (same minute or hour) ≤ 120 µs of the project's own CPU "
+          "(ours − peer)")
     return 0
 
 

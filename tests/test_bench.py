@@ -37,7 +37,7 @@ RUNS = (
     Run("picture_bench.py", ("--quick",), "first picture in a fresh process"),
     Run("reading_bench.py", ("--quick",), "µs CPU per /cast"),
     Run("matter_bench.py", ("--count", "20", "--rounds", "1"), "reading CPU per reply"),
-    Run("bot_bench.py", ("--count", "20", "--concurrency", "2"), "ratios ours/peer", (0, 1)),
+    Run("bot_bench.py", ("--quick",), "ratios ours/peer", (0, 1)),
     Run("daily_bench.py", ("--sizes", "1000", "--backends", "sqlite", *(("postgres",) if POSTGRES else ())),
         "schedules"),
 )
