@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -239,6 +239,8 @@ def encode(image: Image.Image) -> bytes:
 
 
 _CACHE: LRU[tuple[Chart, Theme, Lang, Facts | None], bytes] = LRU(CACHE_SIZE)
+# issue 21: the alt texts of the last charts drawn, by their measured size (1–4 KB each)
+_ALT: LRU[tuple[Chart, Lang, Facts | None], str] = LRU(256 * 1024, weigh=sys.getsizeof)
 _LOCK = Lock()
 
 
@@ -256,6 +258,7 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
+    chart = of_the_hour(chart)  # issue 21: one picture per 時
     key = (chart, theme, lang, known)
     with _LOCK:
         png = _CACHE.get(key)
@@ -264,6 +267,20 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
     png = encode(paint(layout(chart, lang, measure, known), theme))
     with _LOCK:
         return _CACHE.put(key, png)
+
+
+def of_the_hour(chart: Chart) -> Chart:
+    """``chart`` with its moment at the start of the clock's hour of its 時 (minute 0), which is all
+    the picture shows of it (``hour_span``): so every cast of one 時 shares one picture and one
+    alt text (issue 21). Unchanged when a clock change falls between the two."""
+    m = chart.moment
+    if m is None:
+        return chart
+    hour = m.local.hour if m.local.hour % 2 else max(m.local.hour - 1, 0)
+    start = m.local.replace(hour=hour, minute=0, second=0, microsecond=0)
+    if start == m.local or start.utcoffset() != m.local.utcoffset():
+        return chart
+    return replace(chart, moment=replace(m, local=start))
 
 
 def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:
@@ -296,7 +313,14 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
     png = render_png(chart, theme=theme, lang=lang, known=known)
-    return Picture(png, alt_text(chart, lang, known), filename(chart))
+    key = (of_the_hour(chart), lang, known)  # issue 21: the alt text once per 時
+    with _LOCK:
+        alt = _ALT.get(key)
+    if alt is None:
+        alt = alt_text(key[0], lang, known)
+        with _LOCK:
+            _ALT.put(key, alt)
+    return Picture(png, alt, filename(chart))
 
 
 def filename(chart: Chart) -> str:
@@ -310,6 +334,7 @@ def clear_cache() -> None:
     """Forget every finished PNG and rasterised text (for benchmarks that measure a cold start)."""
     with _LOCK:
         _CACHE.clear()
+        _ALT.clear()
     for cache in (_short_glyphs, _long_glyphs, _short_inked, _long_inked):
         cache.cache_clear()
     measure.cache_clear()
@@ -400,7 +425,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "render_png", "warm"]
+__all__ = ["THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "of_the_hour", "render_png",
+           "warm"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -12,7 +12,7 @@ from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import classify
 from engine.symbols import BRANCHES
-from texts.picture_layout import chart_name, term
+from texts.picture_layout import chart_name, hour_span, term
 from texts.present import school_line
 from texts.words import Lang, solar_term, text
 
@@ -27,7 +27,7 @@ def alt_text(chart: Chart, lang: Lang, known: Facts | None = None) -> str:
         moment = text("picture.classical", lang)
         pillars = ""
     else:
-        moment = text("picture.moment", lang, when=f"{m.local:%Y-%m-%d %H:%M}", zone=m.zone)
+        moment = text("picture.moment", lang, when=hour_span(chart), zone=m.zone)
         pillars = (text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour) + " "
                    + text("picture.principal_term", lang, term=solar_term(m.principal_term.name, lang)))
     ring = _join(lang, (

@@ -99,6 +99,16 @@ def chart_name(chart: Chart, lang: Lang) -> str:
     return text("picture.name_sep", lang).join((term(t.frame, lang), term(t.method, lang)))
 
 
+def hour_span(chart: Chart) -> str:
+    """The day and the 時 of the chart's moment as the picture shows them, ``2026-11-29 13:00-15:00``:
+    the picture is the same for every minute of a 時 (issue 21), the minute is in the embed."""
+    m = chart.moment
+    if m is None:
+        return ""
+    start = (2 * int(m.hour.branch) - 1) % 24
+    return f"{m.local:%Y-%m-%d} {start:02d}:00-{(start + 2) % 24:02d}:00"
+
+
 def _literals(template: str) -> str:
     return "".join(literal for literal, _, _, _ in string.Formatter().parse(template))
 
@@ -196,7 +206,7 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
         items.append(Text(MARGIN, y, line, _fit(measure, line, 15, False, room), "muted"))
     else:
         zone = f"{m.zone} {m.local.tzname()}" if m.local.tzname() not in (None, m.zone) else m.zone
-        line = text("picture.moment", lang, when=f"{m.local:%Y-%m-%d %H:%M}", zone=zone)
+        line = text("picture.moment", lang, when=hour_span(chart), zone=zone)
         items.append(Text(MARGIN, y, line, _fit(measure, line, 16, False, room), "muted"))
         y += 24
         line = text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour)

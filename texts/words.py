@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -80,46 +80,77 @@ def _fields(template: str, where: str) -> frozenset[str]:
         raise WordsError(f"{where}: bad template {template!r}: {error}") from None
 
 
+def _read(root: Path, lang: Lang) -> dict[str, str]:
+    folder = root / lang
+    files = sorted(folder.glob("*.toml"))
+    if not files:
+        raise WordsError(f"{folder}: no locale files for {lang}")
+    table: dict[str, str] = {}
+    for path in files:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise WordsError(f"{path}: {error}") from None
+        _flatten(data, "", table, path)
+    return table
+
+
+def _check(root: Path, lang: Lang, table: Mapping[str, str], base: Mapping[str, str]) -> None:
+    """``lang``'s words against the default language's: the same keys, the same placeholders."""
+    missing = sorted(base.keys() - table.keys())
+    extra = sorted(table.keys() - base.keys())
+    if missing or extra:
+        raise WordsError(
+            f"{root / lang}: keys differ from {DEFAULT_LANG}: missing {missing[:5]}, extra {extra[:5]}"
+            f" ({len(missing)} missing, {len(extra)} extra)"
+        )
+    for key, template in table.items():
+        want = _fields(base[key], f"{DEFAULT_LANG}:{key}")
+        got = _fields(template, f"{lang}:{key}")
+        if got != want:
+            raise WordsError(
+                f"{root / lang}: {key!r} has placeholders {sorted(got)}, {DEFAULT_LANG} has {sorted(want)}"
+            )
+
+
 def load(root: Path = LOCALES) -> dict[Lang, dict[str, str]]:
     """Every language's words, checked: the same keys and the same placeholders everywhere."""
-    words: dict[Lang, dict[str, str]] = {}
+    loaded = {lang: _read(root, lang) for lang in LANGS}
     for lang in LANGS:
-        folder = root / lang
-        files = sorted(folder.glob("*.toml"))
-        if not files:
-            raise WordsError(f"{folder}: no locale files for {lang}")
-        table: dict[str, str] = {}
-        for path in files:
-            try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError) as error:
-                raise WordsError(f"{path}: {error}") from None
-            _flatten(data, "", table, path)
-        words[lang] = table
-    base = words[DEFAULT_LANG]
-    for lang in LANGS:
-        table = words[lang]
-        missing = sorted(base.keys() - table.keys())
-        extra = sorted(table.keys() - base.keys())
-        if missing or extra:
-            raise WordsError(
-                f"{root / lang}: keys differ from {DEFAULT_LANG}: missing {missing[:5]}, extra {extra[:5]}"
-                f" ({len(missing)} missing, {len(extra)} extra)"
-            )
-        for key, template in table.items():
-            want = _fields(base[key], f"{DEFAULT_LANG}:{key}")
-            got = _fields(template, f"{lang}:{key}")
-            if got != want:
-                raise WordsError(
-                    f"{root / lang}: {key!r} has placeholders {sorted(got)}, {DEFAULT_LANG} has {sorted(want)}"
-                )
-    return words
+        _check(root, lang, loaded[lang], loaded[DEFAULT_LANG])
+    return loaded
 
 
 @cache
-def words() -> dict[Lang, dict[str, str]]:
-    """The shipped words, loaded and checked once."""
-    return load()
+def _language(lang: Lang) -> dict[str, str]:
+    """One language's shipped words, read on first use and checked against the default's."""
+    table = _read(LOCALES, lang)
+    _check(LOCALES, lang, table, table if lang == DEFAULT_LANG else _language(DEFAULT_LANG))
+    return table
+
+
+class _Words(Mapping[Lang, dict[str, str]]):
+    """Every language's words, each read (and checked) when first asked for (issue 21: a process
+    that speaks one language does not parse the other three's files)."""
+
+    def __getitem__(self, lang: Lang) -> dict[str, str]:
+        if lang not in LANGS:
+            raise KeyError(lang)
+        return _language(lang)
+
+    def __iter__(self) -> Iterator[Lang]:
+        return iter(LANGS)
+
+    def __len__(self) -> int:
+        return len(LANGS)
+
+
+_WORDS = _Words()
+
+
+def words() -> Mapping[Lang, dict[str, str]]:
+    """The shipped words by language, each loaded and checked once, when first used."""
+    return _WORDS
 
 
 def text(key: str, lang: Lang, /, **values: object) -> str:

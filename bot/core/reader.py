@@ -10,7 +10,7 @@ parse them again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -19,6 +19,7 @@ import discord
 from bot.store import GuildOptions, Profile, school_from_json
 from engine.school import School
 from engine.terms import FIRST_YEAR, LAST_YEAR
+from texts.lru import LRU
 from texts.when import ACCEPTED_FORMS, WhenError, parse_when
 
 from .errors import ReplyError
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["Reader", "ZoneSource", "resolve", "when_error_text"]
 
 ZoneSource = Literal["given", "profile", "server", "bot"]
+_MOMENTS: LRU[tuple[str, str, date], datetime] = LRU(1024)  # moments read from text (≈ 0.3 KB each)
 _KEY = "liuren.reader"
 
 
@@ -66,10 +68,21 @@ class Reader:
 
     def moment(self, when: str, now: datetime) -> datetime:
         """The moment ``when`` names in the reader's zone; ReplyError naming every accepted form."""
+        zone = self.cast_zone()
+        local_now = now.astimezone(zone)
+        # A text names the same moment all day long unless it means now (issue 21: parsing is
+        # most of a warm /cast's own work): keyed on the day, and "now" never kept.
+        key = (when[:100], zone.key, local_now.date())
+        found = _MOMENTS.get(key)
+        if found is not None:
+            return found
         try:
-            return parse_when(when[:100], self.cast_zone(), now)
+            moment = parse_when(when[:100], zone, now)
         except WhenError as error:
             raise ReplyError(when_error_text(error, self.lang)) from None
+        if moment != local_now:
+            _MOMENTS.put(key, moment)
+        return moment
 
 
 def when_error_text(error: WhenError, locale: discord.Locale | str) -> str:

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime
 from . import sql as q
 from .driver import Driver
 from .location import Location
+from .remembered import Remembered
 from .values import (
     Case,
     CaseNote,
@@ -39,6 +40,7 @@ from .values import (
 __all__ = ["ID_TRIES", "Store"]
 
 ID_TRIES = 8  # random case ids tried before giving up (a clash is 1 in 2**30 per try)
+REMEMBERED = 4096  # servers' options and readers' profiles kept in memory (issue 21; < 1 KB each)
 
 
 class Store:
@@ -46,6 +48,9 @@ class Store:
 
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
+        # issue 21: read on every /cast, rarely written; forgotten on every write (bot.store.remembered)
+        self._options: Remembered[int, GuildOptions] = Remembered(REMEMBERED)
+        self._profiles: Remembered[int, Profile | None] = Remembered(REMEMBERED)
 
     @property
     def location(self) -> Location:
@@ -60,12 +65,22 @@ class Store:
 
     async def guild_options(self, guild_id: int) -> GuildOptions:
         """The server's settings (all unset for a server that never chose)."""
+        kept, remembered = self._options.get(guild_id)  # issue 21
+        if kept and remembered is not None:
+            return remembered
+        read_at = self._options.now()
         rows = await self.driver.fetch(q.GUILD_OPTIONS, (guild_id,))
-        return q.options_of(rows[0] if rows else None)
+        options = q.options_of(rows[0] if rows else None)
+        self._options.put(guild_id, options, read_at)
+        return options
 
     async def set_guild_options(self, guild_id: int, options: GuildOptions) -> None:
         """Replace the server's settings (the caller validates the zone name)."""
-        await self.driver.execute(q.SET_GUILD_OPTIONS, q.options_params(guild_id, options))
+        self._options.forget(guild_id)  # issue 21
+        try:
+            await self.driver.execute(q.SET_GUILD_OPTIONS, q.options_params(guild_id, options))
+        finally:
+            self._options.forget(guild_id)
 
     # -- daily posts ----------------------------------------------------------------------------
 
@@ -279,14 +294,28 @@ class Store:
         return tuple(q.note_of(r) for r in await self.driver.fetch(q.notes_of(len(case_ids)), tuple(case_ids)))
 
     async def profile(self, user_id: int) -> Profile | None:
+        kept, remembered = self._profiles.get(user_id)  # issue 21
+        if kept:
+            return remembered
+        read_at = self._profiles.now()
         rows = await self.driver.fetch(q.PROFILE, (user_id,))
-        return q.profile_of(rows[0]) if rows else None
+        found = q.profile_of(rows[0]) if rows else None
+        self._profiles.put(user_id, found, read_at)
+        return found
 
     async def set_profile(self, profile: Profile) -> None:
-        await self.driver.execute(q.SET_PROFILE, (profile.user_id, profile.birth_year, profile.sex, profile.zone))
+        self._profiles.forget(profile.user_id)  # issue 21
+        try:
+            await self.driver.execute(q.SET_PROFILE, (profile.user_id, profile.birth_year, profile.sex, profile.zone))
+        finally:
+            self._profiles.forget(profile.user_id)
 
     async def delete_profile(self, user_id: int) -> bool:
-        return await self.driver.execute(q.DELETE_PROFILE, (user_id,)) == 1
+        self._profiles.forget(user_id)  # issue 21
+        try:
+            return await self.driver.execute(q.DELETE_PROFILE, (user_id,)) == 1
+        finally:
+            self._profiles.forget(user_id)
 
     async def delete_user_cases(self, user_id: int) -> int:
         """Delete every case the user authored, the notes on them and every note the user wrote;

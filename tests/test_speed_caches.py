@@ -1,0 +1,109 @@
+"""What issue 21's caches promise: each is right, not only quick.
+
+The store remembers a server's options and a reader's profile and forgets them when it writes
+them; a picture is drawn once per 時 (the minute is not in it); a moment read from text is kept,
+"now" never; the words of one language load without the others', each checked at load; the
+bounded cache weighs its entries when asked to.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.core.reader import Reader
+from bot.store import GuildOptions, Profile, Store, open_store
+from engine import cast
+from texts import picture
+from texts.lru import LRU
+from texts.picture_layout import hour_span
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKYO = ZoneInfo("Asia/Tokyo")
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await open_store(tmp_path / "cache.sqlite3")
+    yield opened
+    await opened.close()
+
+
+async def test_the_server_options_are_read_once_and_forgotten_when_written(store: Store) -> None:
+    reads: list[str] = []
+    fetch = store.driver.fetch
+
+    async def counted(statement: str, params: Any = ()) -> Any:
+        reads.append(statement)
+        return await fetch(statement, params)
+
+    setattr(store.driver, "fetch", counted)  # noqa: B010 - count the reads the store makes
+    assert await store.guild_options(7) == GuildOptions()
+    assert await store.guild_options(7) == GuildOptions()
+    assert len(reads) == 1
+    await store.set_guild_options(7, GuildOptions(language="en", image=False))
+    assert await store.guild_options(7) == GuildOptions(language="en", image=False)
+    assert len(reads) == 2
+
+
+async def test_a_profile_is_remembered_and_forgotten_when_set_or_deleted(store: Store) -> None:
+    assert await store.profile(9) is None
+    await store.set_profile(Profile(9, 1990, "男", "Europe/Paris"))
+    assert await store.profile(9) == Profile(9, 1990, "男", "Europe/Paris")
+    await store.set_profile(Profile(9, 1991, "女"))
+    assert await store.profile(9) == Profile(9, 1991, "女")
+    assert await store.delete_profile(9)
+    assert await store.profile(9) is None
+
+
+def test_every_cast_of_one_hour_shares_one_picture_and_alt_text() -> None:
+    picture.clear_cache()
+    start = datetime(2026, 11, 29, 13, 0, tzinfo=TOKYO)
+    drawn = [picture.draw(cast(start + timedelta(minutes=m))) for m in (0, 7, 59, 61, 119)]
+    assert all(d.png is drawn[0].png and d.alt is drawn[0].alt for d in drawn)
+    assert drawn[1].filename == "liuren-20261129-1307.png"  # the attachment still names the minute
+    assert "2026-11-29 13:00-15:00" in drawn[0].alt and "13:07" not in drawn[0].alt
+    other = picture.draw(cast(start + timedelta(minutes=120)))
+    assert other.png != drawn[0].png and "15:00-17:00" in other.alt
+
+
+def test_the_hour_span_of_the_rat_hour_crosses_midnight() -> None:
+    late, early = cast(datetime(2026, 11, 29, 23, 30, tzinfo=TOKYO)), cast(datetime(2026, 11, 30, 0, 30, tzinfo=TOKYO))
+    assert hour_span(late) == "2026-11-29 23:00-01:00"
+    assert hour_span(early) == "2026-11-30 23:00-01:00"
+    assert picture.render_png(late) != picture.render_png(early)
+
+
+def test_a_moment_read_from_text_is_kept_but_now_is_not() -> None:
+    reader = Reader("ja", GuildOptions(), None, True, TOKYO, "bot")
+    now = datetime(2026, 11, 29, 5, 0, 12, tzinfo=UTC)
+    first = reader.moment("14:00", now)
+    assert first == datetime(2026, 11, 29, 14, 0, tzinfo=TOKYO)
+    assert reader.moment("14:00", now + timedelta(hours=1)) is first  # the same day: kept
+    assert reader.moment("14:00", now + timedelta(days=1)) == first + timedelta(days=1)  # another day
+    assert reader.moment("now", now) == now
+    assert reader.moment("now", now + timedelta(seconds=5)) == now + timedelta(seconds=5)
+
+
+def test_one_language_loads_without_the_others() -> None:
+    code = "from texts import words; words.text('language.name', 'en'); print(words._language.cache_info().currsize)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.split()[-1] == "2"  # English, checked against Japanese; no Chinese read
+
+
+def test_a_weighed_cache_keeps_what_its_budget_holds() -> None:
+    kept = LRU[str, bytes](10, weigh=len)
+    kept.put("a", b"1234")
+    kept.put("b", b"123456")
+    assert kept.weight == 10 and kept.get("a") is not None
+    kept.put("c", b"12")  # b is now the least recently used
+    assert sorted(kept.keys()) == ["a", "c"] and kept.weight == 6
+    kept.put("a", b"1")  # replacing re-weighs
+    assert kept.weight == 3
