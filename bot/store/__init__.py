@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .driver import Driver
+from .driver import Driver, StoreUnavailable
 from .location import APP_NAME, Location, default_location
 from .sqlite import SqliteDriver
 from .store import Store
@@ -53,6 +53,7 @@ __all__ = [
     "Shards",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "default_location",
     "epoch",
     "from_epoch",

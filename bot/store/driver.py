@@ -12,12 +12,18 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from .location import Location
-from .values import Claimed, Shards
+from .values import Claimed, Shards, StoreError
 
-__all__ = ["Driver", "Params", "Rows"]
+__all__ = ["Driver", "Params", "Rows", "StoreUnavailable"]
 
 Params = Sequence[Any]
 Rows = list[tuple[Any, ...]]
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot answer now but may later: locked or busy past the timeouts, a full disk,
+    a disk I/O error, a server down or restarting. Nothing was written; the same call may succeed
+    in a moment (a damaged file or a wrong setting is a plain ``StoreError``)."""
 
 
 class Driver(Protocol):

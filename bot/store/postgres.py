@@ -11,22 +11,60 @@ how the tests give each test a schema of its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from functools import cache
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from . import sql as q
-from .driver import Params, Rows
+from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
 from .values import Claimed, Shards, StoreError
 
-__all__ = ["PostgresDriver", "migrate", "sql"]
+__all__ = ["LOCK_TIMEOUT", "POOL_TIMEOUT", "STATEMENT_TIMEOUT", "PostgresDriver", "migrate", "sql", "unavailable"]
 
 _LOCK = 0x6C69_7572_656E  # advisory lock id for migrations ("liuren")
+
+# issue 22: a slow or locked server answers within seconds: a statement is cancelled after
+# STATEMENT_TIMEOUT, a lock wait after LOCK_TIMEOUT, and a free connection is waited for at most
+# POOL_TIMEOUT (the bot has acknowledged the interaction by then and says the database is busy).
+STATEMENT_TIMEOUT = 5.0
+LOCK_TIMEOUT = 3.0
+POOL_TIMEOUT = 5.0
+
+# SQLSTATE classes that mean "not now": 08 connection exception, 53 insufficient resources,
+# 57 operator intervention (admin shutdown, terminated backend, starting up, query cancelled),
+# and 55P03 lock_not_available (lock_timeout).
+_TRANSIENT_CLASSES = ("08", "53", "57")
+
+
+def unavailable(error: Exception, where: str) -> StoreUnavailable | None:
+    """The error as a StoreUnavailable when the server cannot answer now (down, restarting, a killed
+    connection, a statement or lock timeout, no free connection); None for any other error."""
+    if isinstance(error, PoolTimeout):
+        return StoreUnavailable(f"{where}: no connection within {POOL_TIMEOUT:.0f} s; is the server running?")
+    if not isinstance(error, psycopg.Error):
+        return None
+    state = error.sqlstate
+    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if state == "57014":
+        return StoreUnavailable(f"{where}: a statement took longer than {STATEMENT_TIMEOUT:.0f} s and was cancelled")
+    if state == "55P03":
+        return StoreUnavailable(f"{where}: a row stayed locked for more than {LOCK_TIMEOUT:.0f} s ({first})")
+    if (state is None and isinstance(error, psycopg.OperationalError)) or (state or "")[:2] in _TRANSIENT_CLASSES:
+        return StoreUnavailable(f"cannot connect to {where}, or it dropped the connection ({first}); is the server "
+                                "running?")
+    return None
+
+
+async def _configure(conn: psycopg.AsyncConnection[Any]) -> None:
+    """Every pooled connection: the session's statement and lock timeouts."""
+    await conn.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT * 1000)}")
+    await conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT * 1000)}")
 
 
 @cache
@@ -39,6 +77,7 @@ async def migrate(conn: psycopg.AsyncConnection[Any], steps: tuple[Step, ...] = 
                   name: str = "database") -> int:
     """Apply the steps the database has not seen, each in its own transaction; returns the version."""
     async with conn.transaction():
+        await _unlimited(conn)
         await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
         await conn.execute("CREATE TABLE IF NOT EXISTS liuren_schema (version INTEGER NOT NULL)")
         found = await (await conn.execute("SELECT version FROM liuren_schema")).fetchone()
@@ -46,6 +85,7 @@ async def migrate(conn: psycopg.AsyncConnection[Any], steps: tuple[Step, ...] = 
             await conn.execute("INSERT INTO liuren_schema (version) VALUES (0)")
     for number, step in enumerate(steps, start=1):
         async with conn.transaction():
+            await _unlimited(conn)
             await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
             row = await (await conn.execute("SELECT version FROM liuren_schema")).fetchone()
             version = int(row[0]) if row is not None else 0
@@ -61,6 +101,26 @@ async def migrate(conn: psycopg.AsyncConnection[Any], steps: tuple[Step, ...] = 
             await conn.execute("UPDATE liuren_schema SET version = %s", (number,))
     row = await (await conn.execute("SELECT version FROM liuren_schema")).fetchone()
     return int(row[0]) if row is not None else 0
+
+
+async def _unlimited(conn: psycopg.AsyncConnection[Any]) -> None:
+    """No timeouts for this transaction: a migration (or waiting for another process's) may take long."""
+    await conn.execute("SET LOCAL statement_timeout = 0")
+    await conn.execute("SET LOCAL lock_timeout = 0")
+
+
+async def _probe(url: str, where: str, timeout: float) -> None:
+    """Connect once, so a wrong setting (password, user, database name) is a StoreError at once
+    and a server that is down or starting is a StoreUnavailable (the caller may wait for it)."""
+    try:
+        conn = await psycopg.AsyncConnection.connect(url, connect_timeout=max(1, int(timeout)))
+    except psycopg.Error as error:
+        found = unavailable(error, where)
+        if found is not None:
+            raise found from None
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise StoreError(f"cannot connect to {where} ({first}); check LIUREN_DB (user, password, database)") from None
+    await conn.close()
 
 
 class PostgresDriver:
@@ -81,15 +141,19 @@ class PostgresDriver:
     ) -> PostgresDriver:
         assert location.url is not None
         where = location.describe()
+        await _probe(location.url, where, timeout)
+        # check=: a connection is tested before it is handed out, so one the server dropped (a
+        # restart, pg_terminate_backend, an idle timeout) is replaced instead of failing a command.
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             location.url, min_size=min_size, max_size=max_size, open=False, kwargs={"autocommit": True},
-            name="liuren",
+            name="liuren", configure=_configure, check=AsyncConnectionPool.check_connection,
+            timeout=POOL_TIMEOUT,
         )
         try:
             await pool.open(wait=True, timeout=timeout)
         except Exception as error:
             await pool.close()
-            raise StoreError(f"cannot connect to {where} ({error}); is the server running?") from None
+            raise StoreUnavailable(f"cannot connect to {where} ({error}); is the server running?") from None
         try:
             async with pool.connection() as conn:
                 await migrate(conn, name=where)
@@ -102,33 +166,39 @@ class PostgresDriver:
             raise
         return cls(pool, location)
 
-    def _open(self) -> None:
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A checked connection from the pool; "not now" errors become StoreUnavailable."""
         if self._closed:
             raise RuntimeError("the store is closed")
+        try:
+            async with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.Error, PoolTimeout) as error:
+            found = unavailable(error, self._location.describe())
+            if found is None:
+                raise
+            raise found from error
 
     async def fetch(self, statement: str, params: Params = ()) -> Rows:
-        self._open()
-        async with self._pool.connection() as conn:
+        async with self._connection() as conn:
             cursor = await conn.execute(sql(statement), tuple(params))
             return list(await cursor.fetchall()) if cursor.description is not None else []
 
     async def execute(self, statement: str, params: Params = ()) -> int:
-        self._open()
-        async with self._pool.connection() as conn:
+        async with self._connection() as conn:
             cursor = await conn.execute(sql(statement), tuple(params))
             return cursor.rowcount
 
     async def transaction(self, steps: Sequence[tuple[str, Params]]) -> list[int]:
-        self._open()
         counts: list[int] = []
-        async with self._pool.connection() as conn, conn.transaction():
+        async with self._connection() as conn, conn.transaction():
             for statement, params in steps:
                 counts.append((await conn.execute(sql(statement), tuple(params))).rowcount)
         return counts
 
     async def execute_many(self, statement: str, rows: Sequence[Params]) -> None:
-        self._open()
-        async with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+        async with self._connection() as conn, conn.transaction(), conn.cursor() as cursor:
             await cursor.executemany(sql(statement), [tuple(r) for r in rows])
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,

@@ -10,25 +10,66 @@ what to do, and the file is left exactly as it was.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import shutil
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 from . import sql as q
-from .driver import Params, Rows
+from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
 from .values import Claimed, Shards, StoreError
 
-__all__ = ["SqliteDriver", "check_file", "connect", "marker_path", "migrate"]
+__all__ = ["BUSY_TIMEOUT", "STATEMENT_TIMEOUT", "SqliteDriver", "check_file", "connect", "marker_path", "migrate",
+           "unavailable"]
 
 T = TypeVar("T")
 
 HEADER = b"SQLite format 3\x00"
 RESTORE = "restore it from a backup (see docs/admin.md) or point LIUREN_DB at another file"
+
+# issue 22: a locked or slow database answers within seconds, not never. A write waits up to
+# BUSY_TIMEOUT for another process's lock; a statement running longer than STATEMENT_TIMEOUT is
+# interrupted (the bot has acknowledged the interaction by then and says the database is busy).
+BUSY_TIMEOUT = 5.0
+STATEMENT_TIMEOUT = 10.0
+LOW_SPACE = 4 * 1024 * 1024  # bytes free under which a disk I/O error is read as a full disk
+
+# SQLite's primary result codes (the low byte of sqlite_errorcode) that say "not now" rather than "damaged".
+_BUSY, _LOCKED, _INTERRUPT, _IOERR, _FULL, _CANTOPEN = 5, 6, 9, 10, 13, 14
+
+
+def unavailable(error: sqlite3.Error, path: Path | str) -> StoreUnavailable | None:
+    """The error as a StoreUnavailable when it means "not now" (locked, interrupted, disk full or
+    a disk I/O error), with what to do; None when it may mean damage (corrupt, not a database)."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code in (_BUSY, _LOCKED):
+        return StoreUnavailable(f"{path} is locked by another process for more than {BUSY_TIMEOUT:.0f} s ({error})")
+    if code == _INTERRUPT:
+        return StoreUnavailable(f"{path}: a statement took longer than {STATEMENT_TIMEOUT:.0f} s and was stopped")
+    if code in (_FULL, _IOERR, _CANTOPEN):
+        folder = Path(path).parent
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            free = None
+        if code == _FULL or (free is not None and free < LOW_SPACE):
+            shown = "" if free is None else f", {free // 1024} KiB free"
+            return StoreUnavailable(
+                f"the disk holding {path} is full ({error}{shown}): free space on it; the file is not "
+                "damaged and nothing was lost (do not restore a backup)"
+            )
+        return StoreUnavailable(
+            f"disk I/O error on {path} ({error}): check the disk (kernel log, mount, permissions); "
+            "this is not known damage to the file, so do not restore a backup before checking"
+        )
+    return None
 
 
 def marker_path(path: Path) -> Path:
@@ -111,7 +152,7 @@ def migrate(conn: sqlite3.Connection, steps: tuple[Step, ...] = MIGRATIONS, *, n
             conn.execute(f"PRAGMA user_version = {number}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
@@ -139,10 +180,10 @@ def connect(path: Path) -> sqlite3.Connection:
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if not memory and str(mode).lower() != "wal":
             raise StoreError(f"{path}: cannot use WAL journal mode (got {mode!r}); is the folder on a network disk?")
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
     except sqlite3.DatabaseError as error:
         conn.close()
-        raise StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
+        raise unavailable(error, path) or StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
     except BaseException:
         conn.close()
         raise
@@ -181,7 +222,7 @@ class SqliteDriver:
                 migrate(conn, name=str(path))
             except sqlite3.DatabaseError as error:
                 conn.close()
-                raise StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
+                raise unavailable(error, path) or StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
             except BaseException:
                 conn.close()
                 raise
@@ -197,11 +238,27 @@ class SqliteDriver:
         return driver
 
     async def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(connection)`` on the worker thread."""
+        """``work(connection)`` on the worker thread, stopped after STATEMENT_TIMEOUT; a locked,
+        interrupted or full database raises StoreUnavailable."""
         if self._closed:
             raise RuntimeError("the store is closed")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, work, self._conn)
+        return await loop.run_in_executor(self._executor, self._timed, work)
+
+    def _timed(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        deadline = time.monotonic() + STATEMENT_TIMEOUT
+        # SQLite calls the handler every N virtual-machine steps; a true result interrupts the statement.
+        self._conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+        try:
+            return work(self._conn)
+        except sqlite3.OperationalError as error:
+            found = unavailable(error, self._location.path or ":memory:")
+            if found is None:
+                raise
+            raise found from error
+        finally:
+            with contextlib.suppress(sqlite3.ProgrammingError):  # the work was closing the connection
+                self._conn.set_progress_handler(None, 0)
 
     async def note_used(self) -> None:
         """Leave the marker once the database holds a schedule or a case (so an emptied file is noticed)."""
@@ -269,6 +326,13 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
         result = work()
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         raise
     return result
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already: on a full disk or an I/O error it
+    rolls back by itself, and a ROLLBACK then would hide the real error behind "no transaction is active"."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
