@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import uuid
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, TypeVar
@@ -16,6 +17,10 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.store import StoreUnavailable
+
+from .ack import InteractionExpired, expired, is_unknown_interaction, mark_expired, watch
+from .cooldowns import Cooldowns
 from .words import TEXTS, Lang, language_of, text
 
 __all__ = ["MESSAGE_MAX", "LiurenTree", "ReplyError", "guarded", "permission_names", "reply_ephemeral", "report",
@@ -58,7 +63,9 @@ def user_message(error: BaseException, locale: discord.Locale | str) -> tuple[st
     if isinstance(inner, ReplyError):
         return inner.message, False
     if isinstance(error, app_commands.CommandOnCooldown):
-        return text("error.cooldown", lang, seconds=error.retry_after), False
+        return text("error.cooldown", lang, seconds=max(1, math.ceil(error.retry_after))), False
+    if isinstance(inner, StoreUnavailable):
+        return text("error.database", lang), False
     if isinstance(error, app_commands.BotMissingPermissions):
         return text("error.bot_permission", lang, detail=permission_names(error.missing_permissions, lang)), False
     if isinstance(error, app_commands.MissingPermissions):
@@ -73,7 +80,22 @@ def user_message(error: BaseException, locale: discord.Locale | str) -> tuple[st
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException, what: str) -> None:
-    """Tell the user about `error` (ephemerally; a bug also gets a log line with a reference)."""
+    """Tell the user about `error` (ephemerally; a bug also gets a log line with a reference).
+
+    Never raises: an interaction Discord expired is logged once and not answered again, and one
+    that arrives while the bot shuts down is left unanswered with one log line.
+    """
+    inner = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if expired(interaction) or isinstance(inner, InteractionExpired):
+        return
+    if is_unknown_interaction(inner):
+        mark_expired(interaction, what)
+        return
+    if interaction.client.is_closed():
+        log.info("%s not answered: the bot is shutting down (%s)", what, type(inner).__name__)
+        return
+    if isinstance(inner, StoreUnavailable):
+        log.warning("%s: the database is unavailable: %s", what, inner)
     message, is_bug = user_message(error, interaction.locale)
     if is_bug:
         ref = uuid.uuid4().hex[:8]
@@ -86,17 +108,39 @@ async def report(interaction: discord.Interaction[Any], error: BaseException, wh
         message = message[: MESSAGE_MAX - 1] + "…"
     try:
         await reply_ephemeral(interaction, message)
+    except InteractionExpired:
+        return
     except discord.HTTPException as refused:
+        if is_unknown_interaction(refused):
+            mark_expired(interaction, what)
+            return
         log.warning("could not tell the user about an error in %s (%s); sending the short form", what,
                     refused.status)
         try:
             await reply_ephemeral(interaction, text("error.fallback", language_of(interaction.locale)))
-        except discord.HTTPException:
-            log.warning("could not tell the user about an error in %s at all", what, exc_info=True)
+        except Exception as again:
+            log.warning("could not tell the user about an error in %s at all (%s)", what, type(again).__name__)
+    except Exception as failed:  # a closing session, a dropped connection: one line, never a stray traceback
+        log.warning("could not tell the user about an error in %s (%s: %s)", what, type(failed).__name__, failed)
 
 
 class LiurenTree(app_commands.CommandTree[Any]):
-    """The command tree with the bot's single error handler (every cog's commands end here)."""
+    """The command tree with the bot's single error handler (every cog's commands end here), the
+    per-user cooldowns, and the watchdog that acknowledges a slow command within 3 s."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cooldowns = Cooldowns()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True
+        watch(interaction)
+        command = interaction.command
+        kind = command.extras.get("cooldown") if command is not None else None
+        if kind is not None:
+            self.cooldowns.hit(str(kind), interaction.user.id)  # CommandOnCooldown: answered with the wait
+        return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
@@ -109,11 +153,16 @@ Callback = Callable[[Item, discord.Interaction[Any]], Coroutine[Any, Any, None]]
 
 def guarded(callback: Callback[Item]) -> Callback[Item]:
     """A button's or form's callback, answered through the same error path as a command: a
-    ``ReplyError`` becomes its message, anything else a logged bug with a reference."""
+    ``ReplyError`` becomes its message, anything else a logged bug with a reference. It is
+    acknowledged within 3 s (bot.core.ack) and counted against the user's button cooldown."""
 
     @functools.wraps(callback)
     async def run(item: Item, interaction: discord.Interaction[Any]) -> None:
         try:
+            watch(interaction)
+            tree = getattr(interaction.client, "tree", None)
+            if isinstance(tree, LiurenTree):
+                tree.cooldowns.hit("button", interaction.user.id)
             await callback(item, interaction)
         except Exception as error:
             await report(interaction, error, f"{type(item).__name__} ({getattr(item, 'custom_id', '?')})")

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.store import Location
 
-__all__ = ["command_payload", "payload_hash", "sync_if_changed", "sync_state_path"]
+__all__ = ["command_payload", "payload_hash", "sync_if_changed", "sync_state_path", "syncs_commands"]
 
 log = logging.getLogger("bot")
 
@@ -43,6 +43,12 @@ async def command_payload(tree: app_commands.CommandTree[Any], guild: discord.ab
     return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
 
 
+def syncs_commands(shard_ids: list[int] | tuple[int, ...] | None) -> bool:
+    """Whether a process running ``shard_ids`` syncs the commands: only the one with shard 0 (or the
+    only process), so processes started together do not each replace the commands (issue 22 item 13)."""
+    return shard_ids is None or 0 in shard_ids
+
+
 def payload_hash(payload: list[Any]) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
@@ -57,8 +63,14 @@ async def sync_if_changed(
     """Sync the command tree (to ``guild_id`` at once, else globally) if its payload changed.
 
     The hash of the last synced payload is kept per application and scope in ``state_path``; a
-    start with the same commands makes no request. Returns whether a sync was made.
+    start with the same commands makes no request, and a process without shard 0 none (unless
+    ``force``). Returns whether a sync was made.
     """
+    shard_ids = getattr(bot, "shard_ids", None)
+    if not force and not syncs_commands(shard_ids):
+        log.info("application commands are synced by the process running shard 0, not this one (shards %s)",
+                 ",".join(map(str, shard_ids or ())))
+        return False
     guild = discord.Object(id=guild_id) if guild_id else None
     if guild is not None:
         bot.tree.copy_global_to(guild=guild)

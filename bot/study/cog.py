@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Study"]
 
+LOOKUP_TERM_MAX = 50  # as the option declares (app_commands.Range)
 THEME_CHOICES = [app_commands.Choice(name="dark", value="dark"), app_commands.Choice(name="light", value="light")]
 
 
@@ -46,7 +47,8 @@ class Study(commands.Cog):
 
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    @app_commands.command(name="cast", description=ls("cast.description"))
+    @app_commands.command(name="cast", description=ls("cast.description"),
+                          extras={"cooldown": "cast"})  # issue 22: per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
         when=ls("cast.when.description"), tz=ls("cast.tz.description"),
         private=ls("cast.private.description"), question=ls("cast.question.description"),
@@ -104,7 +106,8 @@ class Study(commands.Cog):
 
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    @app_commands.command(name="chart", description=ls("chart.description"))
+    @app_commands.command(name="chart", description=ls("chart.description"),
+                          extras={"cooldown": "cast"})  # issue 22: per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
         day=ls("chart.day.description"), yuejiang=ls("chart.yuejiang.description"), hour=ls("chart.hour.description"),
         image=ls("option.image.description"), theme=ls("option.theme.description"),
@@ -130,6 +133,10 @@ class Study(commands.Cog):
     @app_commands.command(name="lookup", description=ls("lookup.description"))
     @app_commands.describe(term=ls("lookup.term.description"))
     async def lookup(self, interaction: discord.Interaction[Any], term: app_commands.Range[str, 1, 50]) -> None:
+        # issue 22: Discord's client keeps to 50 characters, a raw request need not: a clear refusal.
+        if len(term) > LOOKUP_TERM_MAX:
+            lang = language_of(interaction.locale)
+            raise ReplyError(text("lookup.too_long", lang, max=LOOKUP_TERM_MAX, length=len(term)))
         units = corpus().search(term.strip())
         embeds = build_lookup_embeds(term.strip(), units, locale=interaction.locale.value)
         await send_reply(interaction, embeds, language_of(interaction.locale))
