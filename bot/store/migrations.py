@@ -22,15 +22,19 @@ class Step:
     postgres: tuple[str, ...]
 
 
-# step 8: a neighbour's copied question (portable SQL: substr, CAST, % are the same in both).
+# step 8: a neighbour's copied question. A case's "family" is the server's public cases with the same
+# question, school and chart family; a case is a copy when the family's first case is another
+# author's (that first case is never changed, so SQLite's row-by-row update and PostgreSQL's
+# snapshot agree). Portable SQL: substr, CAST and % read the same in both.
 _SCRUB_COPIES = (
-    "UPDATE cases SET question = NULL WHERE question IS NOT NULL AND private = 0 AND EXISTS ("
-    "SELECT 1 FROM cases AS o WHERE o.question = cases.question AND o.author_id <> cases.author_id "
-    "AND o.seq < cases.seq AND o.guild_id = cases.guild_id AND o.private = 0 AND o.school = cases.school "
+    "UPDATE cases SET question = NULL WHERE question IS NOT NULL AND private = 0 AND guild_id IS NOT NULL "
+    "AND author_id <> (SELECT o.author_id FROM cases AS o WHERE o.question = cases.question "
+    "AND o.guild_id = cases.guild_id AND o.private = 0 AND o.school = cases.school "
     "AND ((o.instant IS NULL AND cases.instant IS NULL AND o.day = cases.day AND o.yuejiang = cases.yuejiang) "
     "OR (o.instant IS NOT NULL AND cases.instant IS NOT NULL AND o.zone = cases.zone "
     "AND substr(o.instant, 15) = substr(cases.instant, 15) "
-    "AND (CAST(substr(o.instant, 12, 2) AS INTEGER) - CAST(substr(cases.instant, 12, 2) AS INTEGER)) % 2 = 0)))"
+    "AND (CAST(substr(o.instant, 12, 2) AS INTEGER) - CAST(substr(cases.instant, 12, 2) AS INTEGER)) % 2 = 0)) "
+    "ORDER BY o.seq LIMIT 1)"
 )
 
 MIGRATIONS: tuple[Step, ...] = (
@@ -292,10 +296,10 @@ MIGRATIONS: tuple[Step, ...] = (
     # -- end of step 7 --
     # -- step 8 (issue 22 item 2): no copy of a member's question in someone else's case --
     # Before, 前の時/次の時 copied the question into the presser's new case; "delete my cases" then
-    # left the asker's question behind. A copy is a later case of another author in the same
-    # server, same school and chart family (the classical day and 月将; or the zone, the same
-    # minutes and seconds and an even hour step) with the very same question: its question is
-    # removed (the original keeps it). Written once per dialect; the SQL differs only in spelling.
+    # left the asker's question behind. A copy is a case of another author than the first of its
+    # family (same server, school, question and chart family: the classical day and 月将; or the
+    # zone, the same minutes and seconds and an even hour step): its question is removed (the
+    # asker's own cases keep it). One statement, the same in both dialects.
     Step(
         "questions copied into others' neighbouring cases (前の時/次の時) are removed; the asker's case keeps it",
         sqlite=(_SCRUB_COPIES,),

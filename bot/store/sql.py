@@ -220,6 +220,11 @@ DELETE_CASE_NOTES = "DELETE FROM case_notes WHERE case_id = ?"
 DELETE_CASE = "DELETE FROM cases WHERE id = ?"
 NOTE_COLUMNS = "id, case_id, author_id, body, created_at, edited_at"
 ADD_NOTE = f"INSERT INTO case_notes (case_id, author_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING {NOTE_COLUMNS}"
+# issue 22 item 4: at most ? notes on a case (nothing inserted, nothing returned at the cap).
+ADD_NOTE_CAPPED = (
+    "INSERT INTO case_notes (case_id, author_id, body, created_at) SELECT ?, ?, ?, ? "
+    f"WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? RETURNING {NOTE_COLUMNS}"
+)
 EDIT_NOTE = "UPDATE case_notes SET body = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
 GUILD_OPTIONS = "SELECT school, language, image, timezone FROM guild_options WHERE guild_id = ?"
 SET_GUILD_OPTIONS = (
@@ -233,6 +238,10 @@ SET_PROFILE = (
     "ON CONFLICT (user_id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex, zone = excluded.zone"
 )
 DELETE_PROFILE = "DELETE FROM profiles WHERE user_id = ?"
+# issue 22 item 1: with the profile, the birth year and sex every case of the user was cast with.
+FORGET_BIRTH = (
+    "UPDATE cases SET birth_year = NULL, sex = NULL WHERE author_id = ? AND (birth_year IS NOT NULL OR sex IS NOT NULL)"
+)
 # Every row of a user: their notes (on any case), the notes others left on their cases, their cases.
 DELETE_USER_NOTES = (
     "DELETE FROM case_notes WHERE author_id = ? OR case_id IN (SELECT id FROM cases WHERE author_id = ?)"

@@ -37,10 +37,17 @@ from .values import (
     new_case_id,
 )
 
-__all__ = ["ID_TRIES", "Store"]
+__all__ = ["ID_TRIES", "Store", "storable"]
 
 ID_TRIES = 8  # random case ids tried before giving up (a clash is 1 in 2**30 per try)
 REMEMBERED = 4096  # servers' options and readers' profiles kept in memory (issue 21; < 1 KB each)
+
+
+def storable(value: str | None) -> None:
+    """Refuse text one backend cannot keep (PostgreSQL's text holds no NUL; SQLite's would), so both
+    refuse it alike: ValueError. The bot refuses it earlier, with a message (bot.casebook.privacy)."""
+    if value is not None and "\x00" in value:
+        raise ValueError("text with a NUL character (U+0000) is not stored")
 
 
 class Store:
@@ -254,6 +261,7 @@ class Store:
 
     async def add_case(self, new: NewCase) -> Case:
         """Record a cast under a new random id (a clash is retried); returns it as stored."""
+        storable(new.question)
         for _ in range(ID_TRIES):
             rows = await self.driver.fetch(q.INSERT_CASE, q.case_params(new_case_id(), new))
             if rows:
@@ -280,11 +288,18 @@ class Store:
         _, gone = await self.driver.transaction([(q.DELETE_CASE_NOTES, (case_id,)), (q.DELETE_CASE, (case_id,))])
         return gone == 1
 
-    async def add_note(self, case_id: str, author_id: int, body: str, at: int) -> CaseNote:
-        return q.note_of((await self.driver.fetch(q.ADD_NOTE, (case_id, author_id, body, at)))[0])
+    async def add_note(self, case_id: str, author_id: int, body: str, at: int, *,
+                       limit: int | None = None) -> CaseNote | None:
+        """Add a note; with `limit`, only while the case has fewer notes (None: at the cap, nothing added)."""
+        storable(body)
+        if limit is None:
+            return q.note_of((await self.driver.fetch(q.ADD_NOTE, (case_id, author_id, body, at)))[0])
+        rows = await self.driver.fetch(q.ADD_NOTE_CAPPED, (case_id, author_id, body, at, case_id, limit))
+        return q.note_of(rows[0]) if rows else None
 
     async def edit_note(self, note_id: int, case_id: str, author_id: int, body: str, at: int) -> bool:
         """Replace a note's text; only its author's, on that case (False: nothing changed)."""
+        storable(body)
         return await self.driver.execute(q.EDIT_NOTE, (body, at, note_id, case_id, author_id)) == 1
 
     async def case_notes(self, case_ids: Sequence[str]) -> tuple[CaseNote, ...]:
@@ -311,11 +326,14 @@ class Store:
             self._profiles.forget(profile.user_id)
 
     async def delete_profile(self, user_id: int) -> bool:
+        """Delete the profile and the birth year and sex of every case the user cast (public,
+        private, DM; one transaction); False when there was no profile (birth data is cleared anyway)."""
         self._profiles.forget(user_id)  # issue 21
         try:
-            return await self.driver.execute(q.DELETE_PROFILE, (user_id,)) == 1
+            gone, _ = await self.driver.transaction([(q.DELETE_PROFILE, (user_id,)), (q.FORGET_BIRTH, (user_id,))])
         finally:
             self._profiles.forget(user_id)
+        return gone == 1
 
     async def delete_user_cases(self, user_id: int) -> int:
         """Delete every case the user authored, the notes on them and every note the user wrote;
