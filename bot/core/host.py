@@ -24,6 +24,7 @@ from bot.store import Location, Shards, Store, default_location, held, open_stor
 from .config import Config, DeliveryConfig, configure_endpoints, read_config
 from .errors import LiurenTree
 from .logs import silence_voice_warnings
+from .send import NO_PINGS
 from .sync import sync_if_changed, sync_state_path
 from .words import Translator
 
@@ -62,6 +63,9 @@ class LiurenBot(commands.AutoShardedBot):
         client_kwargs.setdefault("intents", discord.Intents.default())
         client_kwargs.setdefault("help_command", None)
         client_kwargs.setdefault("tree_cls", LiurenTree)
+        # -- issue 22 item 9: no message of the bot pings anyone (replies echo users' text) --
+        client_kwargs.setdefault("allowed_mentions", NO_PINGS)
+        # -- end of issue 22 item 9 --
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
         base = config if config is not None else read_config(os.environ)
         self.config = replace(base, delivery=delivery_config) if delivery_config is not None else base

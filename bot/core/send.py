@@ -20,9 +20,12 @@ from texts.picture import Picture
 from .embeds import group_messages
 from .words import Lang, text
 
-__all__ = ["picture_file", "send_reply"]
+__all__ = ["NO_PINGS", "picture_file", "send_reply"]
 
 log = logging.getLogger("bot")
+# issue 22 item 9: the bot's replies echo what users typed (a question, a note, a term); nothing in
+# them may ping anyone. The client's default (bot.core.host) covers every send; this says it again.
+NO_PINGS = discord.AllowedMentions.none()
 
 
 def picture_file(picture: Picture) -> discord.File:
@@ -42,7 +45,7 @@ async def send_reply(
     ending in silence (the first message is already out).
     """
     messages = group_messages(embeds)
-    first: dict[str, Any] = {"embeds": messages[0], "ephemeral": ephemeral}
+    first: dict[str, Any] = {"embeds": messages[0], "ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
     if view is not None:
         first["view"] = view
     if picture is not None:
@@ -51,7 +54,7 @@ async def send_reply(
     await interaction.response.send_message(**first)
     for more in messages[1:]:
         try:
-            await interaction.followup.send(embeds=more, ephemeral=ephemeral)
+            await interaction.followup.send(embeds=more, ephemeral=ephemeral, allowed_mentions=NO_PINGS)
         except discord.HTTPException as refused:
             what = f"/{interaction.command.name}" if interaction.command else "a button's reply"
             log.warning("followup of %s refused (%s %s)", what, refused.status, refused.code)
