@@ -28,7 +28,7 @@ RUN pip --python /opt/liuren/bin/python install ".[bot,postgres]" \
 FROM base
 RUN groupadd --system --gid 10001 liuren \
     && useradd --system --create-home --uid 10001 --gid liuren liuren \
-    && mkdir /data && chown liuren:liuren /data
+    && install -d -m 0700 -o liuren -g liuren /data
 # Only the installed environment comes over: no wheels, sources or build tools in any layer.
 COPY --from=build /opt/liuren /opt/liuren
 # Numeric, so a runtime that checks for a non-root user (Kubernetes runAsNonRoot) can tell.
@@ -39,6 +39,7 @@ ENV PATH=/opt/liuren/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     LIUREN_DB=/data/liuren.sqlite3 \
     LIUREN_HEALTH_FILE=/tmp/liuren-health
+# /data is 0700 (a new named volume copies it): the database holds birth years and questions (docs/privacy.md).
 VOLUME ["/data"]
 # The scheduler touches LIUREN_HEALTH_FILE at least once a minute once connected. OCI-format
 # builds (podman, buildah by default) drop this line: build with --format docker; compose.yaml

@@ -157,6 +157,18 @@ def migrate(conn: sqlite3.Connection, steps: tuple[Step, ...] = MIGRATIONS, *, n
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
+# -- issue 22 item 13: the data file holds birth years and questions --
+def create_private(path: Path) -> None:
+    """Make the folder (0700) and the file (0600) when missing, so only the bot's user can read
+    them; SQLite gives its -wal and -shm files the database file's mode. Existing ones keep theirs."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+# -- end of issue 22 item 13 --
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open the file in WAL mode, autocommit (we write our own transactions), with a busy timeout.
 
@@ -165,7 +177,7 @@ def connect(path: Path) -> sqlite3.Connection:
     memory = str(path) == ":memory:"
     if not memory:
         check_file(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        create_private(path)
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     try:
         # Read the schema first: on a damaged file this fails before anything is written.
