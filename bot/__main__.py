@@ -50,7 +50,8 @@ def setup_logging(token: str, level: int = logging.INFO) -> None:
 def terminal_chart(zone: str) -> str:
     """The chart for now in ``zone`` and its reading, as ``liuren cast now --reading`` prints them."""
     chart = engine.cast(None, tz=zone)
-    return render_text(chart) + "\n" + render_reading(read(chart), "ja")
+    # The reading says the 課体 and the trace in their place: the chart printed before it leaves them out.
+    return render_text(chart, with_trace=False, with_patterns=False) + "\n" + render_reading(read(chart), "ja")
 
 
 async def _run(token: str, force_sync: bool) -> None:

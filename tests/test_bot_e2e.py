@@ -165,7 +165,10 @@ async def test_cast_a_date_in_a_given_zone(standin: DiscordStandIn, start_bot: S
     assert "引っ越しは？" in embed["description"]
     fields = embed["fields"]
     assert all(len(f["value"]) <= LIMITS["field.value"] for f in fields)
-    assert str(expected.steps[0].general) in fields[1]["value"]
+    # 引っ越し names the matter of travel (issue 18): its section comes first, then the chart's fields
+    assert fields[0]["name"].startswith(i18n.word("matter.title", "ja"))
+    [steps] = [f for f in fields if f["name"].startswith(i18n.text("embed.transmissions", "ja"))]
+    assert str(expected.steps[0].general) in steps["value"]
 
 
 async def test_cast_without_tz_uses_the_server_default(standin: DiscordStandIn, start_bot: StartBot) -> None:

@@ -20,6 +20,7 @@ from engine.school import School
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn, GuildSpec, snowflake
 from tests.conftest import StartBot
 from texts.explain import explain
+from texts.present import school_line
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo: 丁未日, 初伝 酉
 MANAGE_GUILD = 1 << 5
@@ -409,12 +410,16 @@ async def test_the_daily_post_follows_the_server_settings(standin: DiscordStandI
         await h.slash("settings image", {"on": False})
         await h.slash("settings school", {"noble_table": "甲羊"})
         await h.tick(utc(2026, 5, 2, 0, 0))  # 09:00 in Tokyo, a 丙子 day: 貴人 亥 (甲牛) or 酉 (甲羊)
-        (post,) = h.posts(channel)
+        # In English the post may go on in a second message (the project's English under each line).
+        post, *more = h.posts(channel)
+        assert all(not m["content"] for m in more)
         at = utc(2026, 5, 2, 0, 0)
         chosen = engine.cast(at, "Asia/Tokyo", school=School(noble_table="甲羊")).generals.noble
         assert chosen != engine.cast(at, "Asia/Tokyo").generals.noble
-        assert f"貴人 {chosen}（day" in post["embeds"][0]["description"]  # the school, in English
-        [sent] = [r.body for r in standin.requests_to("POST", f"/channels/{channel}/messages") if r.status == 200]
+        description = post["embeds"][0]["description"]
+        assert f"貴人 {chosen}（day" in description  # the school, in English
+        assert school_line(School(noble_table="甲羊"), "en") in description  # and named (issue 19 item 4)
+        sent, *_ = [r.body for r in standin.requests_to("POST", f"/channels/{channel}/messages") if r.status == 200]
         assert not sent.get("_files") and "image" not in sent["embeds"][0]  # no picture
     finally:
         await h.stop()

@@ -251,10 +251,10 @@ def test_the_board_hides_the_answer() -> None:
             elif q.kind is Kind.METHOD or (q.kind is Kind.PATTERN and q.answer in METHOD_PATTERNS):
                 # the 剋賊 row would give 元首/重審 away (issue 19)
                 rows = lessons(q.chart, lang).split("\n")
-                assert ring(q.chart) in board and "\n".join(rows[:-1]) in board
+                assert ring(q.chart, lang) in board and "\n".join(rows[:-1]) in board
                 assert text("render.relation_row", lang) not in board
             else:
-                assert ring(q.chart) in board and lessons(q.chart, lang) in board
+                assert ring(q.chart, lang) in board and lessons(q.chart, lang) in board
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGS)

@@ -27,9 +27,9 @@ from texts.scripts import foreign, foreign_char, japanese_only, japanese_only_ch
 from texts.words import LANGS, Lang, corpus_name, short, solar_term, words
 
 CHINESE_AND_ENGLISH: tuple[Lang, ...] = ("zh-TW", "zh-CN", "en")
-# The locale files of the terminal, the picture and the reading (bot.toml and quiz.toml belong to
-# the bot and the quiz board).
-CHECKED_FILES = ("terms", "core", "render", "picture", "cli", "reading", "why")
+# The locale files of the terminal, the picture, the reading, the bot, the quiz board and the
+# matter asked (issue 18).
+CHECKED_FILES = ("terms", "core", "render", "picture", "cli", "reading", "why", "bot", "quiz", "matter")
 QUOTE = re.compile(r"「([^「」]*)」")
 
 

@@ -269,7 +269,7 @@ def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
                 "lines": list(e.unit.lines),
                 "original": e.unit.original,
                 "translation": e.unit.translation,
-                "shown": {"original": original(e.unit), "translation": translation(e.unit)},
+                "shown": {"original": original(e.unit, lang), "translation": translation(e.unit)},  # lang: its sic mark
                 "translations": unit_translations(e.unit, lang),  # issue 25: {"ja": the seed's, "en": the project's}
             },
         }

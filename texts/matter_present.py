@@ -223,7 +223,7 @@ def render_matters(sections: Sequence[MatterSection], lang: Lang) -> str:
                 lines.extend(f"  {bullet}{ref if i == 0 else ''}{s}" for i, s in enumerate(item.said))
                 continue
             unit = item.quote.unit
-            lines.append(f"  【{item.role}】 {original(unit)}  ({seed_lines(unit)})")
+            lines.append(f"  【{item.role}】 {original(unit, lang)}  ({seed_lines(unit)})")
             lines.extend(f"      {s}" for s in translation_lines(unit, lang))  # issue 25: English readers' too
             lines.extend(f"      ※ {s}" for s in item.said)
     return "\n".join(lines)

@@ -42,6 +42,7 @@ except ModuleNotFoundError as error:  # issue 23: Pillow is an extra; the error 
 
 from engine.chart import Chart
 from engine.facts import Facts
+from engine.terms import General  # issue 18: the 類神 marked
 from texts.lru import LRU
 from texts.picture_alt import alt_text
 from texts.picture_fonts import Weight, font
@@ -63,6 +64,7 @@ THEMES: dict[Theme, dict[Role, RGB]] = {
         "noble": (0xF0, 0xC6, 0x5A), "accent": (0xFF, 0x84, 0x75), "accent_bg": (0x4A, 0x33, 0x35),
         "void": (0xB4, 0xA7, 0xFF), "lodging": (0xE8, 0xB3, 0x4A), "hour": (0x6F, 0xB1, 0xFF),
         "badge_text": (0x1E, 0x1F, 0x22),
+        "spirit": (0x57, 0xD6, 0x8D),  # issue 18: a 類神's cell
     },
     "light": {
         "bg": (0xFA, 0xF7, 0xF0), "panel": (0xFF, 0xFF, 0xFF), "grid": (0xBF, 0xB6, 0xA4),
@@ -70,6 +72,7 @@ THEMES: dict[Theme, dict[Role, RGB]] = {
         "noble": (0x8A, 0x5A, 0x00), "accent": (0xB0, 0x1E, 0x1E), "accent_bg": (0xFB, 0xE4, 0xDF),
         "void": (0x5B, 0x3F, 0xC0), "lodging": (0xA8, 0x6A, 0x10), "hour": (0x23, 0x62, 0xB8),
         "badge_text": (0xFF, 0xFF, 0xFF),
+        "spirit": (0x1A, 0x7F, 0x4B),  # issue 18: a 類神's cell
     },
 }
 
@@ -238,20 +241,22 @@ def encode(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-_CACHE: LRU[tuple[Chart, Theme, Lang, Facts | None], bytes] = LRU(CACHE_SIZE)
+_CACHE: LRU[tuple[Chart, Theme, Lang, Facts | None, frozenset[General]], bytes] = LRU(CACHE_SIZE)
 # issue 21: the alt texts of the last charts drawn, by their measured size (1–4 KB each)
 _ALT: LRU[tuple[Chart, Lang, Facts | None], str] = LRU(256 * 1024, weigh=sys.getsizeof)
 _LOCK = Lock()
 
 
-def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None) -> bytes:
+def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
+               highlight: frozenset[General] = frozenset()) -> bytes:
     """The chart as a PNG (2× its display size): header (with the 中気 and any non-default school
     option), 天地盤, 四課, 三伝 (with 旺相休囚死 when the month is known), 驛馬 丁神 天馬 太歳 月建
     (本命 行年 when ``known`` carries the querent's birth data), the 課体 and the legend.
 
     ``theme`` is "dark" (Discord's default) or "light"; ``lang`` sets the labels (the branches,
     stems and generals are the same CJK characters in every language); ``known`` is
-    ``engine.facts.facts(chart, birth_year=…, sex=…)``, derived from the chart alone when omitted.
+    ``engine.facts.facts(chart, birth_year=…, sex=…)``, derived from the chart alone when omitted;
+    ``highlight`` (issue 18) outlines the cells of those generals, the 類神 of the matter asked.
     Raises ``ValueError`` for an unknown theme or language.
     """
     if theme not in THEMES:
@@ -259,12 +264,12 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
     chart = of_the_hour(chart)  # issue 21: one picture per 時
-    key = (chart, theme, lang, known)
+    key = (chart, theme, lang, known, highlight)
     with _LOCK:
         png = _CACHE.get(key)
     if png is not None:
         return png
-    png = encode(paint(layout(chart, lang, measure, known), theme))
+    png = encode(paint(layout(chart, lang, measure, known, highlight), theme))
     with _LOCK:
         return _CACHE.put(key, png)
 
@@ -304,7 +309,8 @@ class Picture:
     filename: str
 
 
-def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None) -> Picture:
+def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
+         highlight: frozenset[General] = frozenset()) -> Picture:
     """The chart's picture with its description and attachment name (see :func:`render_png`).
 
         >>> from engine import cast_classical
@@ -312,7 +318,7 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         >>> found.filename, found.alt[:33]
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
-    png = render_png(chart, theme=theme, lang=lang, known=known)
+    png = render_png(chart, theme=theme, lang=lang, known=known, highlight=highlight)
     key = (of_the_hour(chart), lang, known)  # issue 21: the alt text once per 時
     with _LOCK:
         alt = _ALT.get(key)

@@ -33,6 +33,7 @@ from texts.words import term as words_term
 Role = Literal[
     "bg", "panel", "grid", "fg", "muted", "general", "noble", "accent", "accent_bg", "void",
     "lodging", "hour", "badge_text",
+    "spirit",  # issue 18: the outline of a 類神's cell
 ]
 Anchor = Literal["la", "ls", "lm", "ma", "ms", "mm", "ra", "rs", "rm"]
 Measure = Callable[[str, int, bool], float]  # (text, size, bold) → width in px at 1×
@@ -118,7 +119,7 @@ _DRAWN_ENUMS: tuple[type[IntEnum], ...] = (
     Stem, Branch, General, Position, Method, Frame, Relation, Kin, Vigour, PatternName,
 )
 # Other words the picture draws: the school options line and the 中気's name.
-_DRAWN_WORDS = ("picture.", "school.", "solar_term.", "list.sep")
+_DRAWN_WORDS = ("picture.", "school.", "solar_term.", "list.sep", "matter.picture")  # matter.picture: issue 18
 
 
 def drawable_characters() -> frozenset[str]:
@@ -276,11 +277,15 @@ def _ring_centre(chart: Chart, x: float, y: float, lang: Lang, measure: Measure,
     items.append(Text(mid, y + 182, hour, 15, "fg", anchor="ms"))
 
 
-def _ring(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
+def _ring(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item],
+          highlight: frozenset[General] = frozenset()) -> float:
     for row, places in enumerate(RING_ROWS):
         for column, place in enumerate(places):
             if place != " ":
-                _cell(chart, Branch[place], MARGIN + column * CELL, top + row * CELL, lang, measure, items)
+                x, y = MARGIN + column * CELL, top + row * CELL
+                _cell(chart, Branch[place], x, y, lang, measure, items)
+                if chart.generals.over(Branch[place]) in highlight:  # issue 18: a 類神 of the matter asked
+                    items.append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, outline="spirit", width=3))
     _ring_centre(chart, MARGIN + CELL, top + CELL, lang, measure, items)
     return top + 4 * CELL
 
@@ -429,7 +434,7 @@ def _patterns(chart: Chart, known: Facts, top: float, lang: Lang, measure: Measu
     return _flow(items, top + 26, [("", name) for name in held], 15, 18, measure, "accent")
 
 
-def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
+def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item], spirits: bool = False) -> float:
     """Tags and colours explained, flowed over as many lines as the language needs."""
     entries: list[tuple[str, Role | None, str]] = [
         (str(chart.day.stem), "lodging", text("picture.legend_lodging", lang)),
@@ -437,6 +442,8 @@ def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[
         (text("picture.tag_void", lang), None, text("picture.legend_void", lang)),
         (text("picture.initial", lang), "accent", text("picture.legend_initial", lang)),
     ]
+    if spirits:  # issue 18: the outlined cells
+        entries.append((text("matter.picture_tag", lang), "spirit", text("matter.picture_legend", lang)))
     x, y = float(MARGIN), top + 12
     for tag, fill, label in entries:
         tag_width = max(measure(tag, MIN_TEXT, True) + 8, MIN_TEXT + 6)
@@ -452,18 +459,20 @@ def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[
     return y + 12
 
 
-def layout(chart: Chart, lang: Lang, measure: Measure, known: Facts | None = None) -> Layout:
+def layout(chart: Chart, lang: Lang, measure: Measure, known: Facts | None = None,
+           highlight: frozenset[General] = frozenset()) -> Layout:
     """Everything to draw for ``chart`` in ``lang``, top to bottom, at 1×; ``known`` passes the facts
-    derived with the querent's birth data (本命, 行年), else they are derived from the chart alone."""
+    derived with the querent's birth data (本命, 行年), else they are derived from the chart alone;
+    ``highlight`` (issue 18) outlines the cells of these generals (the 類神 of the matter asked)."""
     known = known if known is not None else facts(chart)
     items: list[Item] = []
     y = _header(chart, lang, measure, items)
-    y = _ring(chart, y + 12, lang, measure, items)
+    y = _ring(chart, y + 12, lang, measure, items, highlight)
     y = _lessons(chart, y + 14, lang, measure, items)
     y = _transmissions(chart, known, y + 12, lang, measure, items)
     y = _derived(known, y + 10, lang, measure, items)
     y = _patterns(chart, known, y + 8, lang, measure, items)
-    y = _legend(chart, y + 12, lang, measure, items)
+    y = _legend(chart, y + 12, lang, measure, items, bool(highlight))
     return Layout(WIDTH, int(y + MARGIN), tuple(items))
 
 

@@ -623,7 +623,7 @@ def render_board(q: Question, lang: Lang) -> str:
                 time=text("quiz.day" if c.generals.daytime else "quiz.night", lang))
     if q.kind in (Kind.GENERAL, Kind.SPIRIT):  # a 天将 question: the bare plate (SPIRIT: issue 18)
         return "\n".join((head, text("quiz.plate_bare", lang), bare_ring(c)))
-    return "\n".join((head, _board_lessons(q, lang), text("quiz.plate", lang), ring(c)))
+    return "\n".join((head, _board_lessons(q, lang), text("quiz.plate", lang), ring(c, lang)))  # the reader's script
 
 
 def _board_lessons(q: Question, lang: Lang) -> str:

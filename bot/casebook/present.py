@@ -17,19 +17,21 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 import engine
-from bot.core.embeds import EMBED_TOTAL_MAX, chart_embeds, echo
+from bot.core.embeds import EMBED_TOTAL_MAX, ChartReply, chart_reply, echo
 from bot.core.errors import ReplyError
-from bot.core.words import Lang, text
+from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
 from bot.core.zones import parse_zone
 from bot.store import Case, CaseNote, NewCase, Profile, normalize_case_id, school_from_json
 from engine import Chart
 from engine.facts import Facts, facts
 from engine.symbols import BRANCHES, Branch, parse_branch
+from engine.terms import General
 from texts.explain import explain
+from texts.matter_reading import answer
+from texts.matters import choose
 from texts.picture import Picture, Theme, draw
-from texts.present import original, translation
-from texts.reading import read
+from texts.present import unit_lines
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
@@ -92,19 +94,23 @@ def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang) -> None:
 
 
 def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
-                chart: Chart | None = None) -> tuple[Chart, list[discord.Embed]]:
-    """The case's chart (``chart`` when the caller has just cast it) and its reading as embeds,
+                chart: Chart | None = None) -> tuple[Chart, ChartReply]:
+    """The case's chart (``chart`` when the caller has just cast it) and its reply: the matter asked
+    (issue 18: the stored ``matter:``, else read from the question) and the reading as embeds,
     with the case id in the footer."""
     chart = chart if chart is not None else chart_of(case)
     known = known_of(chart, case.birth_year, case.sex)
-    embeds = chart_embeds(chart, locale=lang, question=case.question, zone_note=zone_note, known=known)
-    stamp(embeds, case.id, lang)
-    return chart, embeds
+    reply = chart_reply(chart, locale=lang, question=case.question, matter=case.matter, zone_note=zone_note,
+                        known=known)
+    stamp(reply.embeds, case.id, lang)
+    return chart, reply
 
 
-async def picture_for(chart: Chart, lang: Lang, theme: str = "dark") -> Picture:
+async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: Facts | None = None,
+                      spirits: frozenset[General] = frozenset()) -> Picture:
+    """The chart's picture, with the querent's 本命/行年 (``known``) and the 類神' cells marked."""
     chosen: Theme = "light" if theme == "light" else "dark"
-    return await off_loop(draw, chart, theme=chosen, lang=lang)
+    return await off_loop(draw, chart, theme=chosen, lang=lang, known=known, highlight=spirits)
 
 
 async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed: str, lang: Lang) -> Case:
@@ -137,7 +143,19 @@ def _case_line(case: Case, lang: Lang) -> str:
         what = f"{case.day} {case.yuejiang} {case.hour}（{text('history.classical', lang)}）"
     private = f" 🔒{text('history.private', lang)}" if case.private else ""
     question = f" — {echo(case.question)}" if case.question else ""
-    return f"`{case.id}` <t:{case.created_at}:d> {what}{private}{question}"
+    return f"`{case.id}` <t:{case.created_at}:d> {what}{private}{question}{matter_note(case, lang)}"
+
+
+def matter_note(case: Case, lang: Lang) -> str:
+    """The matters the case is read for (issue 18), e.g. `` 〔占事 失物・盗賊・走失〕``; empty for none."""
+    try:
+        found = choose(case.question, case.matter)
+    except ValueError:  # a stored key this version does not know: shown as stored, not hidden
+        return f" 〔{text('history.matter', lang)} {echo(case.matter or '')}〕"
+    if not found:
+        return ""
+    names = word("list.sep", lang).join(word(f"term.Matter.{f.matter.value}", lang) for f in found)
+    return f" 〔{text('history.matter', lang)} {names}〕"
 
 
 def history_embed(cases: Sequence[Case], scope: Scope, page: int, lang: Lang) -> discord.Embed:
@@ -165,14 +183,19 @@ def why_text(chart: Chart, lang: Lang) -> str:
     return "\n".join(f"• {explain(w, lang)}" for w in chart.transmissions.trace)
 
 
-def source_pages(chart: Chart, known: Facts | None, lang: Lang) -> list[str]:
-    """Every line of the seed the reading matched, in full (the original; in ja/en with the seed's
-    translation under it), in pages that each fit one embed."""
+def source_pages(chart: Chart, known: Facts | None, lang: Lang, *, question: str | None = None,
+                 matter: str | None = None) -> list[str]:
+    """Every line of the seed the reply quoted (the matters asked first, then the general reading),
+    in full, in pages that each fit one embed: the original, and under it what a reader of
+    ``lang`` is shown (``texts.present.unit_lines``: the seed's Japanese; for English readers the
+    project's English, labelled, first)."""
+    reply = answer(chart, known, question=question, matter=matter)
+    quoted = [q.unit for m in reply.matters for q in m.quotes() if not q.above]
     blocks = []
-    for unit in read(chart, known).units():
-        block = f"**{unit.id}**\n{original(unit)}"
-        if lang in ("ja", "en") and unit.translation:
-            block += f"\n> {translation(unit)}"
+    for unit in (*quoted, *reply.reading.units()):
+        shown = unit_lines(unit, lang)
+        original_lines = shown[:1] if unit.original else ()
+        block = "\n".join((f"**{unit.id}**", *original_lines, *(f"> {x}" for x in shown[len(original_lines):])))
         blocks.append(block)
     pages: list[str] = []
     current = ""
@@ -207,7 +230,7 @@ def neighbour(case: Case, step: int, author_id: int, guild_id: int | None, chann
     return NewCase(
         guild_id=guild_id, channel_id=channel_id, author_id=author_id, private=case.private,
         instant=instant, zone=case.zone, day=case.day, yuejiang=case.yuejiang, hour=hour, school=case.school,
-        question=case.question,
+        question=case.question, matter=case.matter,
         birth_year=profile.birth_year if profile is not None else None,
         sex=profile.sex if profile is not None else None,
         created_at=int(now.timestamp()),
@@ -215,7 +238,7 @@ def neighbour(case: Case, step: int, author_id: int, guild_id: int | None, chann
 
 
 EXPORT_FIELDS = ("id", "created_at", "guild_id", "channel_id", "author_id", "private", "instant", "zone",
-                 "day", "yuejiang", "hour", "school", "question", "notes")
+                 "day", "yuejiang", "hour", "school", "question", "matter", "notes")
 
 
 def _row(case: Case, notes: Sequence[CaseNote]) -> dict[str, Any]:
@@ -225,7 +248,7 @@ def _row(case: Case, notes: Sequence[CaseNote]) -> dict[str, Any]:
         "channel_id": None if case.channel_id is None else str(case.channel_id),
         "author_id": str(case.author_id), "private": case.private, "instant": case.instant, "zone": case.zone,
         "day": case.day, "yuejiang": case.yuejiang, "hour": case.hour, "school": json.loads(case.school),
-        "question": case.question,
+        "question": case.question, "matter": case.matter,
         "notes": [{"author_id": str(n.author_id), "created_at": datetime.fromtimestamp(n.created_at, UTC).isoformat(),
                    "edited": n.edited_at is not None, "text": n.body} for n in notes],
     }

@@ -98,12 +98,14 @@ async def send_case(
 ) -> None:
     """The case's chart (``chart`` when just cast) as the interaction's reply (followups when it
     needs more messages), with its picture, its notes and the buttons under it."""
-    chart, embeds = case_embeds(case, lang, zone_note=zone_note, chart=chart)
+    chart, reply = case_embeds(case, lang, zone_note=zone_note, chart=chart)
+    embeds = reply.embeds
     if notes:
         body = "\n".join(note_lines(notes, lang))
         # Right under the chart's first embed, so the notes are in the first message with it.
         embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
-    picture = await picture_for(chart, lang, theme) if image else None
+    known = known_of(chart, case.birth_year, case.sex)
+    picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
     await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang))
 
 
@@ -229,7 +231,8 @@ class CaseButton(ui.DynamicItem[ui.Button[ui.View]],
 async def send_source_page(interaction: discord.Interaction[Any], case: Case, page: int, lang: Lang, *,
                            edit: bool) -> None:
     chart = chart_of(case)
-    pages = source_pages(chart, known_of(chart, case.birth_year, case.sex), lang)
+    pages = source_pages(chart, known_of(chart, case.birth_year, case.sex), lang, question=case.question,
+                         matter=case.matter)
     if not pages:
         await interaction.response.send_message(text("case.source_none", lang), ephemeral=True)
         return

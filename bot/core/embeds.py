@@ -16,14 +16,19 @@ import discord
 
 from engine import Chart
 from engine.facts import Facts
+from engine.terms import General
 from texts import render as chart_text
 from texts.corpus import Unit
 from texts.explain import chart_name, show
 from texts.lru import LRU
-from texts.present import notes, original, role_label, section_title, shows_translation, translation
+from texts.matter_reading import MatterSection, answer
+from texts.matters import Matter
+from texts.present import notes, role_label, school_line, section_title, unit_lines
 from texts.reading import Reading, Section, read
 
-from .words import Lang, gloss, language_of, text
+from .matter_fields import matter_fields
+from .matter_fields import subject as _subject
+from .words import Lang, gloss, language_of, text, word
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 TITLE_MAX = 256
@@ -34,6 +39,7 @@ FIELD_VALUE_MAX = 1024
 FOOTER_MAX = 2048
 EMBED_TOTAL_MAX = 6000  # per message, summed over its embeds
 EMBEDS_PER_MESSAGE = 10
+FOOTER_ROOM = 40  # kept free in each embed for what is added to its footer later (" ・ 課 7K3QX2")
 
 COLOUR = discord.Colour(0x8B2E2E)  # 朱: the red of a seal
 
@@ -53,7 +59,7 @@ class _Draft:
         return len(self.title) + len(self.description) + len(self.footer) + self._field_size
 
     def room_for(self, name: str, value: str) -> bool:
-        return len(self.fields) < FIELDS_MAX and self.size + len(name) + len(value) <= EMBED_TOTAL_MAX
+        return len(self.fields) < FIELDS_MAX and self.size + len(name) + len(value) + FOOTER_ROOM <= EMBED_TOTAL_MAX
 
     def add(self, name: str, value: str) -> None:
         self.fields.append((name, value, False))
@@ -128,29 +134,31 @@ def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
 
 
 def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
-    generals = chart.generals
+    # The labels in the reader's script (issue 19 item 2): 月將 in traditional, 时 in simplified, no ・ outside ja.
+    generals, sep = chart.generals, text("embed.sep", lang)
+    direction = word("render.clockwise" if generals.clockwise else "render.counter", lang)
     noble = (
         f"{text('embed.noble', lang)} {generals.noble}（"
-        f"{text('embed.day' if generals.daytime else 'embed.night', lang)}・"
-        f"{'順' if generals.clockwise else '逆'}）"
+        f"{text('embed.day' if generals.daytime else 'embed.night', lang)}{word('list.name_sep', lang)}{direction}）"
     )
     void = f"{text('embed.void', lang)} {''.join(map(str, chart.void))}"
     m = chart.moment
     if m is None:
         return [
             text("embed.classical", lang),
-            f"日 **{chart.day}** ・ 時 **{chart.hour}** ・ 月将 **{chart.yuejiang}**",
-            f"{void} ・ {noble}",
+            text("embed.pillars_classical", lang, day=chart.day, hour=chart.hour, yuejiang=chart.yuejiang),
+            f"{void}{sep}{noble}",
         ]
     zone = f"{m.zone}（{m.local.tzname()}）" if m.local.tzname() else m.zone
     if zone_note:
         zone = f"{zone} — {zone_note}"
-    override = "" if chart.yuejiang == m.yuejiang else f"（暦 {m.yuejiang}）"
+    override = "" if chart.yuejiang == m.yuejiang else text("embed.override", lang, calendar=m.yuejiang)
     return [
         f"**{text('embed.moment', lang)}** {m.local:%Y-%m-%d %H:%M}",
         f"**{text('embed.zone', lang)}** {zone}",
-        f"年 {m.year} ・ 月 {m.month} ・ 日 **{m.day}** ・ 時 **{m.hour}** ・ 月将 **{chart.yuejiang}**{override}",
-        f"{void} ・ {noble}",
+        text("embed.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour, yuejiang=chart.yuejiang,
+             override=override),
+        f"{void}{sep}{noble}",
     ]
 
 
@@ -165,20 +173,13 @@ def _transmission_lines(chart: Chart, lang: Lang) -> str:
             show(step.kin, lang),
             hidden,
         ]
-        rows.append(" ・ ".join(p for p in parts if p) + f" （{text('embed.ground', lang)} {step.ground}）" + void)
+        rows.append(text("embed.sep", lang).join(p for p in parts if p)
+                    + f" （{text('embed.ground', lang)} {step.ground}）" + void)
     return "\n".join(rows)
 
 
 def _code(block: str) -> str:
     return f"```\n{block}\n```"
-
-
-def _subject(unit: Unit) -> str:
-    """What a unit is about, from its id: ``general.騰蛇.未`` → ``騰蛇 臨 未``, ``method.比用`` → ``比用``."""
-    parts = unit.id.split(".")[1:] or [unit.id]
-    if len(parts) == 2 and unit.id.startswith("general."):
-        return f"{parts[0]} 臨 {parts[1]}"
-    return " ".join(parts)
 
 
 # Put before an entry's field name when the seed's （不加…） excludes the branch (any language).
@@ -202,9 +203,10 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
 
 
 def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
-    """(name, value) per entry, in the reading's (a teacher's) order: the original, then (ja/en) the
-    seed's translation under it, then what the reading says with it as small lines. A stated fact
-    with no line of the seed is said as such, never dressed as a quotation."""
+    """(name, value) per entry, in the reading's (a teacher's) order: the original, then what a
+    reader of ``lang`` is shown under it (``texts.present.unit_lines``: the seed's Japanese; for
+    English readers the project's English, labelled, first), then what the reading says with it as
+    small lines. A stated fact with no line of the seed is said as such, never dressed as a quotation."""
     out: list[tuple[str, str]] = []
     current: Section | None = None
     for entry in reading.entries:
@@ -220,11 +222,39 @@ def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
             out.append((label, said.removeprefix("\n") or text("embed.no_line", lang)))
             continue
         where = f"（¶{unit.lines[0]}）" if unit.lines else ""
-        body = original(unit).strip()
-        if shows_translation(lang) and unit.translation.strip():
-            body = f"{body}\n{translation(unit).strip()}"
+        body = "\n".join(line.strip() for line in unit_lines(unit, lang))
         out.append((f"{label} {_subject(unit)}{where}", body + said))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class ChartReply:
+    """A chart's reply: its embeds, and the 類神 of the matters read (the picture marks their cells)."""
+
+    embeds: list[discord.Embed]
+    spirits: frozenset[General] = frozenset()
+
+
+def chart_reply(
+    chart: Chart,
+    *,
+    locale: str = "ja",
+    question: str | None = None,
+    matter: str | Matter | None = None,
+    zone_note: str | None = None,
+    known: Facts | None = None,
+) -> ChartReply:
+    """What /cast, /chart and /case show send: the matters the question names (or ``matter``: a key,
+    or ``general`` for none, overriding recognition; texts.matter_reading.answer) first, then the
+    general reading, which refers back to a line the matters quoted instead of quoting it again."""
+    if question or matter is not None:
+        reply = answer(chart, known, question=question, matter=matter)
+        sections, reading = reply.matters, reply.reading
+    else:
+        sections, reading = (), read(chart, known)
+    embeds = build_embeds(chart, reading, locale=locale, question=question, zone_note=zone_note, matters=sections,
+                          unread=bool(question) and matter is None and not sections)
+    return ChartReply(embeds, frozenset(s.general for m in sections for s in m.spirits))
 
 
 def chart_embeds(
@@ -235,8 +265,8 @@ def chart_embeds(
     zone_note: str | None = None,
     known: Facts | None = None,
 ) -> list[discord.Embed]:
-    """What /cast, /chart and the daily post send: the chart and its reading (``texts.reading.read``)."""
-    return build_embeds(chart, read(chart, known), locale=locale, question=question, zone_note=zone_note)
+    """What the daily post sends: the chart and its general reading (``texts.reading.read``)."""
+    return chart_reply(chart, locale=locale, question=question, zone_note=zone_note, known=known).embeds
 
 
 def build_embeds(
@@ -246,12 +276,15 @@ def build_embeds(
     locale: str = "ja",
     question: str | None = None,
     zone_note: str | None = None,
+    matters: Sequence[MatterSection] = (),
+    unread: bool = False,
 ) -> list[discord.Embed]:
     """The chart and its reading as embeds, each within Discord's limits.
 
     ``locale`` is a Discord locale (``interaction.locale``); ``zone_note`` says where the zone came
-    from (e.g. the server's setting). The embeds together may exceed one message's 6000
-    characters: send them with ``group_messages``.
+    from (e.g. the server's setting). ``matters`` (issue 18) come first after the chart's header;
+    ``unread`` says that the question named no matter. The embeds together may exceed one
+    message's 6000 characters: send them with ``group_messages``.
     """
     lang = language_of(locale)
     title = _title(chart, reading, lang)
@@ -260,6 +293,11 @@ def build_embeds(
     if question:
         description_lines.append(f"**{text('embed.question', lang)}** {question.strip()}")
     description_lines.extend(_moment_lines(chart, lang, zone_note))
+    school = school_line(chart.school, lang)  # issue 19: the non-default school options, named
+    if school is not None:
+        description_lines.append(school)
+    if unread:
+        description_lines.append(f"-# {text('embed.matter_none', lang)}")
     note = text("embed.translation_note", lang)
     if note and reading is not None and reading.entries:
         description_lines.append(f"-# {note}")
@@ -274,6 +312,7 @@ def build_embeds(
     first.description = description
     pieces = [
         *_pieces(extra, lang),
+        *_pieces(matter_fields(matters, lang), lang),  # issue 18: the matter asked, first
         *_chart_pieces(chart, title.split(" ｜ ")[0], lang),
         *_reading_pieces(reading, lang),
     ]
@@ -291,7 +330,7 @@ def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
         fields = [
             (text("embed.lessons", lang), _code(chart_text.lessons(chart, lang))),
             (f"{text('embed.transmissions', lang)} — {name}", _transmission_lines(chart, lang)),
-            (text("embed.plate", lang), _code(chart_text.ring(chart))),
+            (text("embed.plate", lang), _code(chart_text.ring(chart, lang))),
         ]
         found = _CHART_PIECES.put(key, tuple(_pieces(fields, lang)))
     return found
@@ -342,7 +381,7 @@ LOOKUP_MAX_UNITS = 8  # more would flood a channel; the reply says how many were
 
 
 def build_lookup_embeds(term: str, units: Sequence[Unit], *, locale: str = "ja") -> list[discord.Embed]:
-    """The corpus units for ``term`` (original, and for ja/en the corpus's translation), within limits.
+    """The corpus units for ``term`` (each as ``texts.present.unit_lines`` shows it), within limits.
 
     At most ``LOOKUP_MAX_UNITS`` units are shown; the description says how many matched.
     """
@@ -354,9 +393,7 @@ def build_lookup_embeds(term: str, units: Sequence[Unit], *, locale: str = "ja")
     description = text("embed.lookup_count", lang, shown=len(shown), total=len(units))
     fields = []
     for unit in shown:
-        body = original(unit).strip()
-        if shows_translation(lang) and unit.translation.strip():
-            body = f"{body}\n{translation(unit).strip()}"
+        body = "\n".join(line.strip() for line in unit_lines(unit, lang))
         line = f"（¶{unit.lines[0]}）" if unit.lines else ""
         fields.append((f"{_subject(unit)}{line}", body or "\u200b"))
     first = _Draft(title, description, [], text("embed.source", lang))

@@ -16,10 +16,11 @@ from discord import app_commands
 
 from engine.symbols import BRANCHES, PILLARS, Branch, Pillar, parse_branch
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
+from texts.matters import GENERAL, MATTERS, Matter  # issue 18
 
 from .embeds import clip
 from .errors import ReplyError
-from .words import language_of, text
+from .words import LANGS, Lang, language_of, text, word  # LANGS, Lang, word: issue 18
 from .zones import parse_time, parse_zone, zone_suggestions
 
 AUTOCOMPLETE_MAX = 25  # Discord's cap on suggestions
@@ -169,3 +170,42 @@ def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
     if interaction.guild is None:
         raise app_commands.NoPrivateMessage()
     return interaction.guild
+
+
+# -- issue 18: the matter asked (/cast and /chart matter:) --------------------------------------
+
+def _matter_choice(value: str, names: dict[Lang, str]) -> app_commands.Choice[int | float | str]:
+    choice: app_commands.Choice[int | float | str] = app_commands.Choice(name=clip(names["en"], 100), value=value)
+    choice.name_localizations = {locale: clip(names[lang], 100) for locale, lang in _MATTER_LOCALES}
+    return choice
+
+
+_MATTER_LOCALES: tuple[tuple[discord.Locale, Lang], ...] = (
+    (discord.Locale.japanese, "ja"), (discord.Locale.taiwan_chinese, "zh-TW"), (discord.Locale.chinese, "zh-CN"),
+)
+# The fifteen matters of docs/rules.md §9.2 in its order, named as texts' words name them, then "general".
+MATTER_CHOICES = [
+    *(_matter_choice(m.value, {lang: word(f"term.Matter.{m.value}", lang) for lang in LANGS}) for m in MATTERS),
+    _matter_choice(GENERAL, {lang: text("matter.general", lang) for lang in LANGS}),
+]
+
+
+class MatterOption(app_commands.Transformer[Any]):
+    """The matter a reading is for: one of the fifteen keys, or ``general`` (the general reading only).
+
+    The parsed value is the key (a ``Matter`` value or ``GENERAL``), as a case stores it."""
+
+    @property
+    def choices(self) -> list[app_commands.Choice[int | float | str]]:
+        return list(MATTER_CHOICES)
+
+    async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
+        try:
+            found = Matter.parse(value)
+        except ValueError:
+            # Discord sends only the offered choices: anything else is a client's fault, not the reader's.
+            raise app_commands.TransformerError(value, self.type, self) from None
+        return GENERAL if found is None else found.value
+
+
+# -- end of issue 18 ----------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import engine
 from bot.casebook.views import send_case
 from bot.core.embeds import build_lookup_embeds
 from bot.core.errors import ReplyError
-from bot.core.options import AUTOCOMPLETE_MAX, HourOption, PillarOption, YuejiangOption, ZoneOption
+from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
 from bot.core.reader import resolve
 from bot.core.send import send_reply
 from bot.core.words import language_of, ls, text
@@ -52,6 +52,7 @@ class Study(commands.Cog):
     @app_commands.describe(
         when=ls("cast.when.description"), tz=ls("cast.tz.description"),
         private=ls("cast.private.description"), question=ls("cast.question.description"),
+        matter=ls("cast.matter.description"),
         image=ls("option.image.description"), theme=ls("option.theme.description"),
     )
     @app_commands.choices(theme=THEME_CHOICES)
@@ -62,6 +63,7 @@ class Study(commands.Cog):
         tz: app_commands.Transform[ZoneInfo, ZoneOption] | None = None,
         private: bool = False,
         question: app_commands.Range[str, 1, 300] | None = None,
+        matter: app_commands.Transform[str, MatterOption] | None = None,
         image: bool | None = None,
         theme: str = "dark",
     ) -> None:
@@ -78,7 +80,7 @@ class Study(commands.Cog):
         case = await self.bot.store.add_case(NewCase(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
             private=private, instant=moment.astimezone(UTC).isoformat(), zone=reader.cast_zone().key, day=None,
-            yuejiang=None, hour=None, school=school_json(school), question=question,
+            yuejiang=None, hour=None, school=school_json(school), question=question, matter=matter,
             birth_year=profile.birth_year if profile is not None else None,
             sex=profile.sex if profile is not None else None, created_at=int(self.bot.clock().timestamp()),
         ))
@@ -110,12 +112,15 @@ class Study(commands.Cog):
                           extras={"cooldown": "cast"})  # issue 22: per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
         day=ls("chart.day.description"), yuejiang=ls("chart.yuejiang.description"), hour=ls("chart.hour.description"),
+        question=ls("cast.question.description"), matter=ls("cast.matter.description"),
         image=ls("option.image.description"), theme=ls("option.theme.description"),
     )
     @app_commands.choices(theme=THEME_CHOICES)
     async def chart(self, interaction: discord.Interaction[Any], day: app_commands.Transform[Pillar, PillarOption],
                     yuejiang: app_commands.Transform[Branch, YuejiangOption],
                     hour: app_commands.Transform[Branch, HourOption],
+                    question: app_commands.Range[str, 1, 300] | None = None,
+                    matter: app_commands.Transform[str, MatterOption] | None = None,
                     image: bool | None = None, theme: str = "dark") -> None:
         reader = await resolve(self.bot, interaction)
         school = reader.school
@@ -123,8 +128,8 @@ class Study(commands.Cog):
         case = await self.bot.store.add_case(NewCase(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
             private=False, instant=None, zone=None, day=str(result.day), yuejiang=str(result.yuejiang),
-            hour=str(result.hour), school=school_json(school), question=None, birth_year=None, sex=None,
-            created_at=int(self.bot.clock().timestamp()),
+            hour=str(result.hour), school=school_json(school), question=question, matter=matter, birth_year=None,
+            sex=None, created_at=int(self.bot.clock().timestamp()),
         ))
         await send_case(interaction, case, reader.lang, image=reader.wants_image(image), theme=theme, chart=result)
 

@@ -18,7 +18,7 @@ from importlib import resources
 from string import Template
 
 from engine.chart import Chart, cast_classical
-from engine.facts import facts
+from engine.facts import Facts
 from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
 from texts.explain import chart_name, explain, show
@@ -189,8 +189,7 @@ def _lessons(chart: Chart, lang: Lang) -> str:
     return f'<table class="lessons"><caption>{caption}</caption><thead><tr><td></td>{head}</tr></thead>{body}</table>'
 
 
-def _transmissions(chart: Chart, lang: Lang) -> str:
-    known = facts(chart)
+def _transmissions(chart: Chart, known: Facts, lang: Lang) -> str:
     heads = ("", text("picture.column_hidden", lang), "", text("picture.column_general", lang),
              text("picture.column_kin", lang), "")
     head = "".join(f'<th scope="col">{esc(h)}</th>' for h in heads)
@@ -322,7 +321,7 @@ def chart_page(chart: Chart, lang: Lang, built: Built = None) -> Page:
         f"{summary}"
         f'<div class="chart-top"><figure class="picture">{chart_svg(chart, lang)}</figure>'
         f'<section class="tables"><h2 class="visually-hidden">{esc(tables)}</h2>'
-        f"{_ring(chart, lang)}{_lessons(chart, lang)}{_transmissions(chart, lang)}</section></div>"
+        f"{_ring(chart, lang)}{_lessons(chart, lang)}{_transmissions(chart, reading.facts, lang)}</section></div>"
         f'<section class="reading"><h2>{esc(text("site.chart.reading", lang))}</h2>'
         f'<p class="reading-title">{esc(text("reading.title", lang))}</p>{_reading(path, lang, reading)}</section>'
         f'<section class="trace"><h2>{esc(text("site.chart.trace", lang))}</h2><ol>{trace}</ol></section>'
