@@ -26,7 +26,7 @@ from texts.when import default_zone
 
 from .core.host import make_bot
 from .core.logs import install_redaction
-from .store import StoreError, default_location, open_store
+from .store import Location, Store, StoreError, StoreUnavailable, default_location, open_store
 
 NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect. To get a token: open
@@ -54,12 +54,32 @@ def terminal_chart(zone: str) -> str:
     return render_text(chart, with_trace=False, with_patterns=False) + "\n" + render_reading(read(chart), "ja")
 
 
+# Waits between attempts to open a database that is unavailable (down, restarting, disk full):
+# the bot waits it out instead of exiting, so a database outage at boot does not stop the service.
+OPEN_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+
+
+async def open_waiting(location: Location, backoff: Sequence[float] = OPEN_BACKOFF) -> Store:
+    """Open the store, waiting with backoff (the last wait repeated) while it is unavailable; a
+    database the bot must not use (a wrong setting, a damaged file) raises StoreError at once."""
+    attempt = 0
+    while True:
+        try:
+            return await open_store(location)
+        except StoreUnavailable as error:
+            wait = backoff[min(attempt, len(backoff) - 1)]
+            attempt += 1
+            print(f"liuren-bot: the database is unavailable ({error}); trying again in {wait:.0f} s "
+                  f"(attempt {attempt})", file=sys.stderr, flush=True)
+            await asyncio.sleep(wait)
+
+
 async def _run(token: str, force_sync: bool) -> None:
     """Open the store (so a bad database is refused before connecting), run the bot until it is
     closed, and close it gracefully on SIGTERM or SIGINT."""
     location = default_location()
     print(f"liuren-bot: database {location.describe()}", file=sys.stderr)
-    store = await open_store(location)  # StoreError: one line, the file untouched
+    store = await open_waiting(location)  # StoreError: one line, the file untouched
     try:
         bot = make_bot(store=store)  # ValueError for a bad setting
     except BaseException:

@@ -13,6 +13,14 @@ What it plays:
   within ``nonce_window`` seconds returns the message already stored instead of a new one;
   ``lose_answer``/``slow_answer`` store the message and then drop or delay the reply),
   ``GET /channels/{id}/messages?limit=`` (newest first), ``GET /channels/{id}``;
+- permissions: the bot's permissions in a channel are its roles' (``everyone_permissions`` and
+  ``bot_permissions``) with the channel's overwrites applied, as Discord computes them
+  (``bot_permissions_in``); a message without View Channel is 403 50001, without Send Messages, or
+  with a file but without Attach Files, 403 50013; reading messages without Read Message History
+  returns no messages (Discord's documented behaviour);
+- DMs: ``POST /users/@me/channels`` opens a DM channel (``dm_channel_of``), whose messages are recorded;
+- the 3 s deadline: an interaction callback later than ``callback_deadline`` seconds after
+  INTERACTION_CREATE is 404 10062 (Unknown interaction), a second callback 400 40060;
 - shards: IDENTIFY's ``shard: [id, count]`` gets READY and GUILD_CREATE for that shard's guilds only;
 - interactions: tests inject INTERACTION_CREATE with ``slash``/``autocomplete``/``press`` (a button)/``interact`` and
   await the callback; followups and edits through ``/webhooks/{app}/{token}``.
@@ -49,6 +57,7 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
+ADMINISTRATOR = 1 << 3
 BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
 MEMBER_PERMISSIONS = BOT_PERMISSIONS | USE_APPLICATION_COMMANDS
 
@@ -276,6 +285,9 @@ class DiscordStandIn:
         self.followup_failure: Failure | None = None
         self.identifies: list[dict[str, Any]] = []
         self.errors: list[Exception] = []  # exceptions raised inside the stand-in itself
+        self.callback_deadline = 3.0  # seconds Discord waits for an interaction's first answer
+        self.dm_channels: dict[int, int] = {}  # user id → DM channel id
+        self._answered: set[int] = set()
         self._command_ids: dict[tuple[int | None, str], int] = {}
         self._waiters: list[_Waiter] = []
         self._sockets: list[web.WebSocketResponse] = []
@@ -345,6 +357,31 @@ class DiscordStandIn:
     def slow_answer(self, channel_id: int, seconds: float, *, times: int = 1) -> None:
         """Store the next message(s) to the channel at once, but answer only after ``seconds``."""
         self.failures[channel_id] = Failure(200, times, delay=seconds)
+
+    def bot_permissions_in(self, guild: GuildSpec, channel: ChannelSpec) -> int:
+        """The bot's permissions in ``channel``: its roles', then the channel's overwrites for
+        @everyone, for its role, then for the bot itself (Discord's order)."""
+        base = guild.everyone_permissions | guild.bot_permissions
+        if base & ADMINISTRATOR:
+            return -1 & ((1 << 53) - 1)
+        for target in (str(guild.id), str(guild.bot_role_id), str(self.bot_user_id)):
+            for overwrite in channel.overwrites:
+                if str(overwrite.get("id")) == target:
+                    base = (base & ~int(overwrite.get("deny", 0))) | int(overwrite.get("allow", 0))
+        return base
+
+    def deny_bot(self, channel_id: int, permissions: int) -> None:
+        """Withdraw ``permissions`` from the bot's role in the channel (an overwrite, as a server admin would).
+        The gateway is not told: the bot learns it from the next refused request, as after a lost event."""
+        found = self.channel(channel_id)
+        assert found is not None, channel_id
+        guild, channel = found
+        channel.overwrites = [o for o in channel.overwrites if str(o.get("id")) != str(guild.bot_role_id)]
+        channel.overwrites.append({"id": str(guild.bot_role_id), "type": 0, "allow": "0", "deny": str(permissions)})
+
+    def dm_channel_of(self, user_id: int) -> int | None:
+        """The DM channel the bot opened with ``user_id``, if any."""
+        return self.dm_channels.get(user_id)
 
     def channel(self, channel_id: int) -> tuple[GuildSpec, ChannelSpec] | None:
         for guild in self.guilds:
@@ -717,6 +754,12 @@ class DiscordStandIn:
                     return _json(self._commands_put(guild_id, list(body or [])))
         if parts[:1] == ["interactions"] and len(parts) == 4 and parts[3] == "callback" and method == "POST":
             interaction_id = int(parts[1])
+            sent_at = self._sent_at.get(interaction_id)
+            if sent_at is not None and time.perf_counter() - sent_at > self.callback_deadline:
+                return discord_error(404, 10062, "Unknown interaction")
+            if interaction_id in self._answered:
+                return discord_error(400, 40060, "Interaction has already been acknowledged.")
+            self._answered.add(interaction_id)
             data = (body or {}).get("data") or {}
             errors = message_errors(data)
             if errors:
@@ -746,18 +789,41 @@ class DiscordStandIn:
                 return _json(self._message(0, body or {}, webhook=True))
             if method == "DELETE":
                 return web.Response(status=204)
+        if path == "/users/@me/channels" and method == "POST":
+            recipient = (body or {}).get("recipient_id")  # CreatePrivateChannelRequest
+            if not isinstance(recipient, str | int) or not str(recipient).isdigit():
+                return discord_error(400, 50035, "Invalid Form Body",
+                                     {"recipient_id": {"_errors": [{"code": "BASE_TYPE_REQUIRED",
+                                                                    "message": "This field is required"}]}})
+            dm_id = self.dm_channels.setdefault(int(recipient), snowflake())
+            user = {"id": str(recipient), "username": "student", "discriminator": "0", "global_name": None,
+                    "avatar": None}
+            return _json({"id": str(dm_id), "type": 1, "last_message_id": None, "recipients": [user]})
+        if parts[:1] == ["channels"] and len(parts) >= 2 and parts[1].isdigit() \
+                and int(parts[1]) in self.dm_channels.values():
+            if parts[2:] == ["messages"] and method == "POST":
+                message = self._store_message(int(parts[1]), body or {}, request.headers.get("Authorization", ""))
+                return _json(message)
+            return discord_error(404, 0, "404: Not Found")
         if parts[:1] == ["channels"] and len(parts) >= 2 and parts[1].isdigit():
             channel_id = int(parts[1])
             found = self.channel(channel_id)
             if found is None:
                 return discord_error(404, 10003, "Unknown Channel")
             guild, channel = found
+            allowed = self.bot_permissions_in(guild, channel)
             if len(parts) == 2 and method == "GET":
                 return _json(channel.payload(guild.id, guild.channels.index(channel)))
+            if parts[2:] == ["messages"] and not allowed & VIEW_CHANNEL:
+                return discord_error(403, 50001, "Missing Access")
             if parts[2:] == ["messages"] and method == "GET":
+                if not allowed & READ_MESSAGE_HISTORY:
+                    return _json([])  # Discord: "no messages will be returned"
                 limit = min(100, int(request.query.get("limit", "50")))
                 return _json(list(reversed(self.messages.get(channel_id, [])))[:limit])
             if parts[2:] == ["messages"] and method == "POST":
+                if not allowed & SEND_MESSAGES or ((body or {}).get("_files") and not allowed & ATTACH_FILES):
+                    return discord_error(403, 50013, "Missing Permissions")
                 failure = self.failures.get(channel_id)
                 if failure is not None and (failure.times is None or failure.times > 0):
                     if failure.times is not None:

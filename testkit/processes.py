@@ -13,7 +13,7 @@ from bot.core.zones import parse_time, parse_zone
 from bot.daily.schedule import next_post
 from bot.store import epoch, open_store
 
-__all__ = ["ROOT", "due_now", "environment", "finish", "run_bot", "until"]
+__all__ = ["ROOT", "due_now", "environment", "finish", "read_until", "run_bot", "until"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,3 +60,20 @@ async def due_now(db: Path | str, guild: int, channel: int) -> str:
     finally:
         await store.close()
     return due.day.isoformat()
+
+
+async def read_until(process: asyncio.subprocess.Process, words: str, seen: list[str], timeout: float = 30) -> str:
+    """Read the process's stderr line by line until one has ``words`` (kept in ``seen``)."""
+    stream = process.stderr
+    assert stream is not None
+
+    async def scan() -> str:
+        while True:
+            line = (await stream.readline()).decode()
+            if not line:
+                raise AssertionError(f"the process ended without saying {words!r}:\n{''.join(seen)}")
+            seen.append(line)
+            if words in line:
+                return line
+
+    return await asyncio.wait_for(scan(), timeout)

@@ -45,3 +45,17 @@ def test_systemd_unit_runs_the_installed_script_and_stops_with_sigterm() -> None
     assert command is not None and Path(command[1]).name in scripts
     assert "KillSignal=SIGTERM" in unit and re.search(r"^User=(?!root)\w+", unit, re.M)
     assert settings_in(unit) <= settings_in(BOT_SOURCES)
+
+
+def test_systemd_unit_outlives_a_database_outage_and_stops_on_a_configuration_error() -> None:
+    """Exit 2 (a setting or database the bot refuses) is the only status that is not restarted; a
+    database that is down at start is waited for by the bot itself (tests/test_bot_process.py:
+    test_a_postgres_down_at_start_is_waited_for_then_the_bot_runs, test_a_wrong_postgres_setting_
+    still_stops_with_exit_2), and no start limit leaves the unit failed after a long outage."""
+    unit = (ROOT / "deploy" / "liuren-bot.service").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^\[(\w+)\]\n(.*?)(?=^\[|\Z)", unit, re.M | re.S))
+    service, head = sections["Service"], sections["Unit"]
+    assert re.search(r"^Restart=on-failure$", service, re.M)
+    assert re.findall(r"^RestartPreventExitStatus=(.*)$", service, re.M) == ["2"]
+    assert re.search(r"^StartLimitIntervalSec=0$", head, re.M)
+    assert "StartLimit" not in service  # systemd reads the start limit from [Unit] only

@@ -19,7 +19,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from importlib import metadata
 from typing import Any, NoReturn
 
 from engine.chart import CastError, Chart, cast, cast_classical
@@ -61,10 +60,21 @@ class _Parser(argparse.ArgumentParser):
 RULES_URL = "https://github.com/liuren-project/liuren/blob/main/docs/rules.md"
 
 def _version() -> str:
+    from importlib import metadata  # issue 21: only for --version (importing it is a third of a start-up)
+
     try:
         return metadata.version("liuren")
     except metadata.PackageNotFoundError:
         return "unknown (not installed)"
+
+
+class _Version(argparse.Action):
+    """``--version``, looked up only when asked for (issue 21)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"liuren {_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
 
 
 def _school_arguments(parser: argparse.ArgumentParser) -> None:
@@ -103,7 +113,7 @@ def _lang_argument(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="liuren", description="大六壬: cast a chart and read the 《心印賦》 lines that match it")
-    parser.add_argument("--version", action="version", version=f"liuren {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     forms = ", ".join(ACCEPTED_FORMS)

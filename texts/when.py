@@ -18,8 +18,6 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
-from dateutil import parser as dateutil_parser  # type: ignore[import-untyped,unused-ignore]
-
 from engine.calendar import CalendarError
 from engine.calendar import zone as calendar_zone
 from engine.terms import FIRST_YEAR, LAST_YEAR
@@ -171,6 +169,8 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     ending = re.search(r"(?:^|[\sT])(24)(:00:00)(?!\d)", text)
     if ending is not None:
         text = text[: ending.start(1)] + "00" + text[ending.end(1) :]
+    from dateutil import parser as dateutil_parser  # issue 21: imported by the first text read, not at start-up
+
     try:
         parsed: datetime = dateutil_parser.parse(text, default=default, yearfirst=True, dayfirst=False)
     except (dateutil_parser.ParserError, ValueError, OverflowError) as error:

@@ -23,15 +23,19 @@ from bot.core.zones import parse_zone
 from bot.store import ScheduleRow, epoch
 
 from .delivery import Delivery
+from .notice import forget_setter, remember_setter
 from .schedule import BadRow, Plan, next_post, plan_of
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
 
-__all__ = ["NEEDED", "Daily"]
+__all__ = ["NEEDED", "WANTED", "Daily"]
 
-# The permissions the bot needs in a target channel; checked by /daily set.
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files")  # the post carries the chart's picture
+# The permissions the bot needs in a target channel; checked by /daily set. Read Message History
+# lets a restarted bot find a post it may have made already (without it: a post may be doubled).
+NEEDED = ("view_channel", "send_messages", "embed_links", "read_message_history")
+# Wanted, not needed: without Attach Files the post goes out without the chart's picture.
+WANTED = ("attach_files",)
 
 
 def local_text(instant: datetime, zone: ZoneInfo) -> str:
@@ -46,6 +50,8 @@ class Daily(commands.Cog):
         name="daily",
         description=ls("daily.description"),
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),  # a server's commands: servers only
+        allowed_installs=app_commands.AppInstallationType(guild=True),
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
@@ -102,14 +108,17 @@ class Daily(commands.Cog):
         # Re-setting keeps the day's record: a channel already posted today is not posted twice.
         last = plan_of(previous) if previous is not None else None
         due = next_post(now, at, zone, last_posted=last.last_posted if isinstance(last, Plan) else None, since=now)
-        await store.put_schedule(
+        schedule_id = await store.put_schedule(
             guild.id, target.id, f"{at:%H:%M}", zone.key, str(interaction.locale), now, epoch(due.instant), due.day
         )
+        await remember_setter(store, schedule_id, interaction.user.id, interaction.channel_id)
         self.delivery.changed()
         reply = text(
             "daily.set", lang, channel=target.mention, time=f"{at:%H:%M}", zone=zone.key,
             next=local_text(due.instant, zone),
         )
+        if guild.me is not None and not all(getattr(target.permissions_for(guild.me), p) for p in WANTED):
+            reply += "\n" + text("daily.no_picture", lang, missing=permission_names(WANTED, lang))
         await interaction.response.send_message(reply, ephemeral=True)
 
     async def _server_zone(self, guild_id: int, lang: Lang) -> ZoneInfo:
@@ -166,6 +175,9 @@ class Daily(commands.Cog):
     ) -> None:
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
+        for row in await self.bot.store.schedules(guild.id):
+            if channel is None or row.channel_id == channel:
+                await forget_setter(self.bot.store, row.id)
         count = await self.bot.store.delete_schedules(guild.id, channel)
         self.delivery.changed()
         reply = text("daily.off", lang, count=count) if count else text("daily.off_none", lang)

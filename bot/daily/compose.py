@@ -15,7 +15,7 @@ from bot.core.words import language_of, text
 from engine.school import DEFAULT_SCHOOL, School
 from texts.picture import Picture, draw
 
-__all__ = ["Post", "compose"]
+__all__ = ["Post", "compose", "without_picture"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,3 +45,9 @@ def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, schoo
     if picture is not None:
         messages[0][0].set_image(url=f"attachment://{picture.filename}")
     return Post(header, tuple(tuple(group) for group in messages), picture)
+
+
+def without_picture(embeds: tuple[discord.Embed, ...]) -> tuple[discord.Embed, ...]:
+    """The message's embeds without the picture they show (for a channel where the bot may not
+    attach files: the post goes out as text rather than not at all)."""
+    return tuple(embed.copy().set_image(url=None) for embed in embeds)

@@ -20,22 +20,21 @@ import itertools
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
 import discord
-from discord.http import handle_message_parameters
-from discord.utils import MISSING
 
 from bot.core.config import DeliveryConfig
 from bot.core.worker import off_loop
 from bot.core.zones import zone_data_version
 from bot.store import Claimed, Shards, Store, epoch, school_from_json
 
-from .compose import Post, compose
+from .compose import Post, compose, without_picture
 from .failures import Pace, describe, is_gone, is_transient, may_have_arrived
+from .notice import ShardWatch, tell_setter
 from .schedule import BadRow, Plan, due_times, next_post, nonce, plan_of
+from .sender import Attempt, Sender
 
 __all__ = ["Delivery", "Outcome", "compose"]
 
@@ -45,17 +44,8 @@ Outcome = Literal["posted", "found", "rescheduled", "disabled", "retry", "skippe
 
 ZONE_DATA_KEY = "zone-data"
 PREPARE_PAGE = 2000  # rows per page when due times are (re)computed at start
+NO_PICTURE = "posted without the picture: the bot lacks Attach Files in the channel"  # shown by /daily show
 LATE = timedelta(minutes=1)  # a post claimed this long after its time searches the channel first
-
-
-@dataclass(slots=True)
-class _Attempt:
-    """What one delivery knows about its own sends (mutable: it changes as the sends go)."""
-
-    in_flight: bool = False  # a request is out and unanswered
-    maybe_sent: bool = False  # some failed request may still have been stored
-    checked: bool = False  # the channel was searched for an earlier send
-    first_id: int | None = None  # the first message of the post, once Discord confirmed it
 
 
 class Delivery:
@@ -83,7 +73,8 @@ class Delivery:
         self._loop_task: asyncio.Task[None] | None = None
         self._stopping = False
         self._reported: set[tuple[int, str]] = set()
-        self._pace = Pace(config.requests_per_second)
+        self._sender = Sender(client, Pace(config.requests_per_second))
+        self._shards = ShardWatch(store, shards)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -152,15 +143,18 @@ class Delivery:
         await self.client.wait_until_ready()
         try:
             await self.prepare()
-        except Exception:
-            log.exception("daily: could not prepare the schedules' due times")
+            await self._shards.report(self.now())
+        except Exception as error:
+            log.error("daily: could not prepare the schedules' due times: %s", describe(error))
         while not self._stopping:
             self.wakeup.clear()  # before the run, so a wake during it is not lost
             upcoming: datetime | None = None
             try:
                 upcoming = await self.run_due(wait=False)
-            except Exception:
-                log.exception("daily: scheduler tick failed")
+                await self._shards.beat(self.now())
+            except Exception as error:  # the database unavailable, most likely: one line, retried next tick
+                log.error("daily: scheduler tick failed (retried in %.0f s): %s", self.config.max_sleep,
+                          describe(error))
             self.ticks += 1
             self._beat()
             # Measured from the tick's end, so a slow tick does not make the next one late.
@@ -229,7 +223,7 @@ class Delivery:
         if due.instant > now:  # the owed day is over, or the stored due time was early: nothing owed now
             await self.store.reschedule(plan.id, epoch(due.instant), due.day, token)
             return "rescheduled"
-        state = _Attempt()
+        state = Attempt()
         try:
             return await self._post(claimed, plan, due.day, due.instant, state)
         except asyncio.CancelledError:
@@ -250,11 +244,19 @@ class Delivery:
         """The post with the server's settings (/settings): school, reply language, picture."""
         options = await self.store.guild_options(plan.guild_id)  # the one settings read per post
         locale = options.language or plan.locale
-        return await off_loop(compose, at, plan.zone, locale, options.image is not False,
+        return await off_loop(compose, at, plan.zone, locale, options.image is not False and self.can_attach(plan),
                               school_from_json(options.school))
 
-    async def _post(self, claimed: Claimed, plan: Plan, day: date, at: datetime, state: _Attempt) -> Outcome:
+    def can_attach(self, plan: Plan) -> bool:
+        """Whether the bot may upload the picture to the channel (as far as the gateway has told it)."""
+        channel = self.client.get_channel(plan.channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel):
+            return True
+        return channel.permissions_for(channel.guild.me).attach_files
+
+    async def _post(self, claimed: Claimed, plan: Plan, day: date, at: datetime, state: Attempt) -> Outcome:
         token = claimed.token
+        state.text_only = not self.can_attach(plan)
         try:
             post = await self._compose(plan, at)
         except Exception as error:
@@ -265,7 +267,7 @@ class Delivery:
         # restored from a backup that does not know today's post), is looked for first.
         if claimed.was_unsure or self.now() - at > LATE:
             try:
-                found = await self._find_posted(plan, post)
+                found = await self._sender.find_posted(plan.channel_id, post.content, self.config.history)
             except Exception as error:
                 return await self._failed(plan, token, day, error, claimed.was_unsure, state)
             state.checked = True
@@ -288,18 +290,20 @@ class Delivery:
             if index == 0:
                 state.first_id = message_id
         due_at, due_day = self._next(plan, day)
-        if not await self.store.confirm(plan.id, token, day, state.first_id, None, due_at, due_day):
+        note = NO_PICTURE if state.text_only else None
+        if not await self.store.confirm(plan.id, token, day, state.first_id, note, due_at, due_day):
             log.warning("daily: schedule id=%d lease for %s expired before the post was confirmed", plan.id, day)
         log.info("daily: posted schedule id=%d for %s in channel %d", plan.id, day, plan.channel_id)
         return "posted"
 
     async def _failed(
-        self, plan: Plan, token: str, day: date, error: Exception, was_unsure: bool, state: _Attempt
+        self, plan: Plan, token: str, day: date, error: Exception, was_unsure: bool, state: Attempt
     ) -> Outcome:
         reason = describe(error)
         if is_gone(error):
             await self.store.disable(plan.id, reason)
             log.warning("daily: schedule id=%d disabled (channel %d): %s", plan.id, plan.channel_id, reason)
+            await tell_setter(self.client, self.store, plan, reason)
             return "disabled"
         if is_transient(error):
             unsure = state.maybe_sent or (was_unsure and not state.checked)
@@ -317,7 +321,7 @@ class Delivery:
         await self.store.release(plan.id, token, retry_at, reason, unsure)
 
     async def _send(
-        self, plan: Plan, day: date, index: int, post: Post, state: _Attempt,
+        self, plan: Plan, day: date, index: int, post: Post, state: Attempt,
     ) -> int:
         """Send one message of the post, retrying transient errors with backoff and the same
         nonce; returns its id, or raises the last error."""
@@ -325,9 +329,18 @@ class Delivery:
         embeds = post.messages[index]
         for attempt in range(1, self.config.attempts + 1):
             try:
-                upload = post.file() if index == 0 else None
-                data = await self._send_once(plan.channel_id, content, embeds, nonce(plan.id, day, index), state,
+                upload = post.file() if index == 0 and not state.text_only else None
+                data = await self._sender.send(plan.channel_id, content, embeds, nonce(plan.id, day, index), state,
                                              upload)
+                return int(data["id"])
+            except discord.Forbidden as error:
+                if upload is None:
+                    raise
+                # Attach Files withdrawn: the same message without the picture (a 403 stored nothing).
+                log.warning("daily: schedule id=%d: %s on the upload; posting without the picture", plan.id,
+                            describe(error))
+                state.text_only, embeds = True, without_picture(embeds)
+                data = await self._sender.send(plan.channel_id, content, embeds, nonce(plan.id, day, index), state)
                 return int(data["id"])
             except Exception as error:
                 if may_have_arrived(error):
@@ -340,43 +353,6 @@ class Delivery:
                 await self.config.sleep(backoff[min(attempt, len(backoff)) - 1] if backoff else 0.0)
         raise AssertionError("unreachable")
 
-    async def _send_once(
-        self, channel_id: int, content: str | None, embeds: tuple[discord.Embed, ...], key: str | None,
-        state: _Attempt | None = None, upload: discord.File | None = None,
-    ) -> Any:
-        await self._pace.wait()
-        # A nonce makes discord.py ask for enforce_nonce too (checked below: it is the guarantee).
-        with handle_message_parameters(
-            content=content if content is not None else MISSING, embeds=list(embeds), nonce=key,
-            file=upload if upload is not None else MISSING,
-        ) as params:
-            if key is not None and params.payload is not None:
-                params.payload["enforce_nonce"] = True
-            if state is not None:
-                state.in_flight = True
-            try:
-                data = await self.client.http.send_message(channel_id, params=params)
-            except asyncio.CancelledError:
-                raise  # cancelled while the request is out: it stays "in flight", so maybe sent
-            except BaseException:
-                if state is not None:
-                    state.in_flight = False
-                raise
-            if state is not None:
-                state.in_flight = False
-            return data
-
-    async def _find_posted(self, plan: Plan, post: Post) -> int | None:
-        """The id of the bot's own first message of `post` among the channel's recent messages."""
-        me = self.client.user
-        if me is None:
-            return None
-        for message in await self.client.http.logs_from(plan.channel_id, limit=self.config.history):
-            author = message.get("author") or {}
-            if str(author.get("id")) == str(me.id) and message.get("content") == post.content:
-                return int(message["id"])
-        return None
-
     # -- the test post (/daily now) -----------------------------------------------------------
 
     async def post_now(self, plan: Plan, at: datetime) -> tuple[Outcome, str]:
@@ -385,8 +361,14 @@ class Delivery:
         try:
             post = await self._compose(plan, at)
             for index, embeds in enumerate(post.messages):
-                await self._send_once(plan.channel_id, post.content if index == 0 else None, embeds, None,
-                                      upload=post.file() if index == 0 else None)
+                upload = post.file() if index == 0 else None
+                try:
+                    await self._sender.send(plan.channel_id, post.content if index == 0 else None, embeds, None,
+                                          upload=upload)
+                except discord.Forbidden:
+                    if upload is None:
+                        raise
+                    await self._sender.send(plan.channel_id, post.content, without_picture(embeds), None)
         except Exception as error:
             return ("disabled" if is_gone(error) else "failed"), describe(error)
         return "posted", ""

@@ -79,7 +79,11 @@ def board_lines(scores: Sequence[QuizScore], lang: Lang) -> str:
 class Quiz(commands.Cog):
     """/quiz: run a study quiz in a channel, and read the server's scores."""
 
-    quiz = app_commands.Group(name="quiz", description=ls("quiz.description"), guild_only=True)
+    quiz = app_commands.Group(
+        name="quiz", description=ls("quiz.description"), guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),  # a server's commands: servers only
+        allowed_installs=app_commands.AppInstallationType(guild=True),
+    )
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot

@@ -54,6 +54,8 @@ class Settings(commands.Cog):
         name="settings",
         description=ls("daily.settings.description"),
         guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),  # a server's commands: servers only
+        allowed_installs=app_commands.AppInstallationType(guild=True),
         default_permissions=discord.Permissions(manage_guild=True),
     )
 

@@ -103,6 +103,17 @@ async def migrate(conn: psycopg.AsyncConnection[Any], steps: tuple[Step, ...] = 
     return int(row[0]) if row is not None else 0
 
 
+# What a server says when the setting is wrong (a role, a database, a password, pg_hba.conf), not
+# when it is down or starting: waiting cannot help these.
+_SETTING_ERRORS = ("authentication failed", "does not exist", "no pg_hba.conf entry", "password",
+                   "permission denied", "invalid")
+
+
+def _refused_setting(message: str) -> bool:
+    lowered = message.lower()
+    return any(words in lowered for words in _SETTING_ERRORS)
+
+
 async def _unlimited(conn: psycopg.AsyncConnection[Any]) -> None:
     """No timeouts for this transaction: a migration (or waiting for another process's) may take long."""
     await conn.execute("SET LOCAL statement_timeout = 0")
@@ -115,7 +126,8 @@ async def _probe(url: str, where: str, timeout: float) -> None:
     try:
         conn = await psycopg.AsyncConnection.connect(url, connect_timeout=max(1, int(timeout)))
     except psycopg.Error as error:
-        found = unavailable(error, where)
+        # libpq gives no SQLSTATE for a refused connection: the server's FATAL says which it is.
+        found = None if _refused_setting(str(error)) else unavailable(error, where)
         if found is not None:
             raise found from None
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
