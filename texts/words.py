@@ -105,8 +105,8 @@ def _check(root: Path, lang: Lang, table: Mapping[str, str], base: Mapping[str, 
             f" ({len(missing)} missing, {len(extra)} extra)"
         )
     for key, template in table.items():
-        want = _fields(base[key], f"{DEFAULT_LANG}:{key}")
         got = _fields(template, f"{lang}:{key}")
+        want = got if base is table else _fields(base[key], f"{DEFAULT_LANG}:{key}")  # the default: once
         if got != want:
             raise WordsError(
                 f"{root / lang}: {key!r} has placeholders {sorted(got)}, {DEFAULT_LANG} has {sorted(want)}"
