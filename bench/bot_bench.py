@@ -35,8 +35,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import ctypes
+import ctypes.util
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -64,6 +67,14 @@ NEW_MINUTES = "new minutes, picture on"
 SAME = "same moment, no picture"
 WORKLOADS = (NEW_MINUTES, SAME)
 TICK = os.sysconf("SC_CLK_TCK")
+USERS = 10**17  # the users' ids: USERS + n
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In a child: end when this orchestrator ends, however it ends (no bot left running)."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def options_for(workload: str, n: int) -> dict[str, Any]:
@@ -79,16 +90,24 @@ def options_for(workload: str, n: int) -> dict[str, Any]:
 
 # -- the stand-in host (its own process) --------------------------------------------------------
 
-async def _cast(standin: DiscordStandIn, options: Mapping[str, Any]) -> float:
-    callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S)
-    if callback.type != 4:
-        raise RuntimeError(f"/cast answered with callback type {callback.type}: {callback.body}")
+def user_of(n: int) -> int:
+    """Interaction ``n``'s user: each its own (one user casting 64 at once would meet the cooldown)."""
+    return USERS + n % 100_000
+
+
+async def _cast(standin: DiscordStandIn, options: Mapping[str, Any], n: int) -> float:
+    """One /cast; its latency in ms. A reply that is not the chart (an error, a cooldown) fails the run."""
+    callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S, user_id=user_of(n))
+    if callback.type != 4 or callback.ephemeral or not callback.embeds or not callback.data.get("components"):
+        raise RuntimeError(f"/cast answered with something else than the chart: {str(callback.body)[:300]}")
+    if bool(callback.files) != bool(options.get("image", True)):
+        raise RuntimeError(f"/cast with image={options.get('image')} answered with {len(callback.files)} files")
     return callback.elapsed * 1000
 
 
 async def _sample(standin: DiscordStandIn, options: Mapping[str, Any]) -> dict[str, Any]:
     """What the bot sent for one /cast: the callback's message, its file, its followups."""
-    callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S)
+    callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S, user_id=user_of(-1))
     await asyncio.sleep(1.0)  # its followups, if any
     path = f"/webhooks/{standin.application_id}/{callback.token}"
     followups = [{k: v for k, v in (r.body or {}).items() if not k.startswith("_")}
@@ -106,7 +125,7 @@ async def _run(standin: DiscordStandIn, workload: str, start: int, count: int, c
 
     async def bounded(n: int) -> float:
         async with in_flight:
-            return await _cast(standin, options_for(workload, n))
+            return await _cast(standin, options_for(workload, n), n)
 
     latencies: list[float] = []
     for chunk in range(start, start + count, CLEAR_EVERY):
@@ -155,7 +174,7 @@ class Host:
 
     def __init__(self) -> None:
         self.process = subprocess.Popen([sys.executable, __file__, "--serve"], cwd=ROOT, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
         self.env: dict[str, dict[str, str]] = json.loads(self._read())
 
     def _read(self) -> str:
@@ -211,11 +230,12 @@ class Bot:
         self.log.close()
 
 
-def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host) -> Bot:
+def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host, tree: Path = ROOT) -> Bot:
     log = open(workdir / f"{label}.log", "w")  # noqa: SIM115 - closed by Bot.stop
     full = {**{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIUREN_"))}, **env,
-            **host.env[label], "PYTHONPATH": str(ROOT)}
-    bot = Bot(label, subprocess.Popen(argv, cwd=ROOT, env=full, stdout=log, stderr=log), log)
+            **host.env[label], "PYTHONPATH": str(tree)}
+    process = subprocess.Popen(argv, cwd=tree, env=full, stdout=log, stderr=log, preexec_fn=_die_with_parent)
+    bot = Bot(label, process, log)
     try:
         host.ask(op="connected", who=label)
     except Exception:
@@ -252,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=64, help="interactions in flight")
     parser.add_argument("--memory", type=int, default=10_000, help="distinct casts with pictures before the RSS")
     parser.add_argument("--quick", action="store_true", help="1 round of 32, 8 in flight, 40 for memory")
+    parser.add_argument("--ours-tree", type=Path, default=ROOT,
+                        help="run ours from another source tree (`git archive` of an earlier commit: before/after)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -265,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     bots: list[Bot] = []
     try:
         ours = start("ours", [sys.executable, "-m", "bot"],
-                     {"LIUREN_DB": str(workdir / "bench.sqlite3"), "LIUREN_TZ": "Asia/Tokyo"}, workdir, host)
+                     {"LIUREN_DB": str(workdir / "bench.sqlite3"), "LIUREN_TZ": "Asia/Tokyo"}, workdir, host,
+                     args.ours_tree.resolve())
         bots.append(ours)
         reply = {"picture": host.ask(op="sample", who="ours", options=options_for(NEW_MINUTES, -1)),
                  "plain": host.ask(op="sample", who="ours", options=options_for(SAME, 0))}
@@ -287,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                     run_round(host, bot, workload, args.count, args.concurrency, r * args.count)
         print(f"after the rounds:  {load()}")
         print(f"{args.rounds} rounds × {args.count} /cast per workload and bot, {args.concurrency} in flight; "
-              "ours = python -m bot, peer = bench/peer_bot.py (the same reply, bare discord.py)")
+              f"ours = python -m bot ({args.ours_tree}), peer = bench/peer_bot.py (the same reply, bare discord.py)")
         print(f"  {'':34} {'ours':>13} {'peer':>13} {'ours/peer':>9}")
         for workload in WORKLOADS:
             print(f" {workload}")
