@@ -253,7 +253,8 @@ async def test_profile_decides_dragon_battle_with_the_walking_year(
                                          zone=text("profile.no_zone", "en"))
     shown = await standin.slash("profile show", {}, locale="en-US")
     assert "1961" in ephemeral_text(shown)
-    with_profile = await standin.slash("cast", {"when": "now", "image": False})
+    # Birth data is read only where its owner alone sees the chart (issue 22: tests/test_privacy.py).
+    with_profile = await standin.slash("cast", {"when": "now", "image": False, "private": True})
     assert "龍戦" in with_profile.embeds[0]["title"]  # 行年 卯
     # The case keeps the birth data it was cast with.
     again = await standin.slash("case show", {"id": case_id(with_profile)})
@@ -274,12 +275,14 @@ async def test_profile_delete_leaves_no_row_of_the_user(
     mine = case_id(await standin.slash("cast", {"when": "now", "image": False}))
     theirs = case_id(await standin.slash("cast", {"when": "now", "image": False}, user_id=someone))
     await standin.slash("case note", {"id": mine, "text": "mine"})
-    await standin.slash("case note", {"id": theirs, "text": "my note on their case"})
-    await standin.slash("case note", {"id": mine, "text": "their note on my case"}, user_id=someone)
-    assert rows_of(db_path, user) == {"cases": 1, "notes": 2, "profiles": 1}
+    # Only a case's author writes notes on it (issue 22), by the button or by /case note.
+    refused = await standin.slash("case note", {"id": theirs, "text": "my note on their case"}, locale="en-US")
+    assert ephemeral_text(refused) == text("case.author_only", "en", id=theirs)
+    await standin.slash("case note", {"id": theirs, "text": "their own note"}, user_id=someone)
+    assert rows_of(db_path, user) == {"cases": 1, "notes": 1, "profiles": 1}
     deleted = await standin.slash("profile delete", {}, locale="en-US")
     assert ephemeral_text(deleted) == text("profile.deleted", "en", count=1)
-    assert rows_of(db_path, user) == {"cases": 1, "notes": 2, "profiles": 0}  # cases only once confirmed
+    assert rows_of(db_path, user) == {"cases": 1, "notes": 1, "profiles": 0}  # cases only once confirmed
     [button] = custom_ids(deleted)
     stranger = await press(standin, message_of(standin, deleted), button, user_id=someone)
     assert stranger.ephemeral and rows_of(db_path, user)["cases"] == 1
@@ -288,7 +291,7 @@ async def test_profile_delete_leaves_no_row_of_the_user(
     assert rows_of(db_path, user) == {"cases": 0, "notes": 0, "profiles": 0}
     with sqlite3.connect(db_path) as conn:
         left = conn.execute("SELECT case_id, author_id FROM case_notes").fetchall()
-        assert left == []  # their note was on my (deleted) case
+        assert left == [(theirs, someone)]  # their note on their own case stays
         assert conn.execute("SELECT count(*) FROM cases WHERE id = ?", (theirs,)).fetchone()[0] == 1
 
 
@@ -310,9 +313,9 @@ async def test_bad_input_is_refused_clearly_and_changes_nothing(
         "not an id": (await standin.slash("case show", {"id": "@everyone <b>" * 5}, locale="en-US"),
                       "is not a case id"),
         "other server": (await standin.slash("case show", {"id": ident}, guild_id=second.id, user_id=user,
-                                             locale="en-US"), text("case.not_visible", "en", id=ident)),
+                                             locale="en-US"), text("case.not_found", "en", id=ident)),
         "dm of another": (await standin.slash("case note", {"id": ident, "text": "x"}, guild_id=None, user_id=user,
-                                              locale="en-US"), text("case.not_visible", "en", id=ident)),
+                                              locale="en-US"), text("case.not_found", "en", id=ident)),
         "long note": (await standin.slash("case note", {"id": ident, "text": "x" * 1001}, locale="en-US"),
                       text("case.note_too_long", "en", count="1,001")),
         "not my note": (await standin.slash("case note", {"id": ident, "text": "y", "edit": 1}, locale="en-US"),
@@ -347,9 +350,9 @@ async def test_a_private_cast_is_its_authors_only(standin: DiscordStandIn, start
     for action in ("why", "next"):
         pressed = await press(standin, message_of(standin, secret), f"lr:c:{action}:{ident}", user_id=stranger,
                               locale="en-US")
-        assert ephemeral_text(pressed) == text("case.not_visible", "en", id=ident)
+        assert ephemeral_text(pressed) == text("case.not_found", "en", id=ident)
     hidden = await standin.slash("case show", {"id": ident}, user_id=stranger, locale="en-US")
-    assert ephemeral_text(hidden) == text("case.not_visible", "en", id=ident)
+    assert ephemeral_text(hidden) == text("case.not_found", "en", id=ident)
     assert ident not in ephemeral_text(await standin.slash("history", {"scope": "server"}, user_id=stranger))
     mine = await standin.slash("case show", {"id": ident}, locale="en-US")
     assert mine.ephemeral and case_id(mine) == ident

@@ -19,9 +19,11 @@ from discord.ext import commands
 from bot.core.errors import ReplyError
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
+from bot.core.worker import off_loop
 from bot.store import Case, CaseNote
 
-from .present import HISTORY_PAGE, Scope, export_files, history_embed, history_page, load_case
+from .export import export_parts
+from .present import HISTORY_PAGE, Scope, history_embed, history_page, load_case
 from .views import DYNAMIC_ITEMS, history_view, send_case, submit_note, write_note
 
 if TYPE_CHECKING:
@@ -32,8 +34,10 @@ __all__ = ["Casebook"]
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 SCOPE_CHOICES = [app_commands.Choice(name="mine", value="mine"), app_commands.Choice(name="server", value="server")]
-EXPORT_MAX = 5000  # cases per export (a few MB of JSON at most)
+EXPORT_MAX = 5000  # cases per export
 NOTES_CHUNK = 500  # case ids per notes query
+PARTS_PER_REPLY = 4  # messages of a large export sent per /case export (part: goes on from there)
+UPLOAD_MARGIN = 64 * 1024  # bytes kept below Discord's upload limit (multipart headers, rounding)
 
 
 class Casebook(commands.Cog):
@@ -93,17 +97,29 @@ class Casebook(commands.Cog):
         await interaction.response.send_message(text("case.deleted", lang, id=case.id), ephemeral=True)
 
     @case.command(name="export", description=ls("case.export.description"))
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(part=ls("case.part.description"))
+    async def export(self, interaction: discord.Interaction[Any], part: app_commands.Range[int, 1, 1000] = 1) -> None:
         lang = await self._lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         cases = await self._visible(interaction)
         notes: list[CaseNote] = []
         for start in range(0, len(cases), NOTES_CHUNK):
             notes.extend(await self.bot.store.case_notes([c.id for c in cases[start:start + NOTES_CHUNK]]))
-        as_json, as_csv = export_files(cases, notes)
-        files = [discord.File(io.BytesIO(as_json), filename="liuren-cases.json"),
-                 discord.File(io.BytesIO(as_csv), filename="liuren-cases.csv")]
-        await interaction.followup.send(text("case.exported", lang, count=len(cases)), files=files, ephemeral=True)
+        # issue 22 item 4: every message's files within the upload limit Discord gave this interaction.
+        limit = max(interaction.filesize_limit - UPLOAD_MARGIN, UPLOAD_MARGIN)
+        parts = await off_loop(export_parts, cases, notes, interaction.user.id, limit)
+        if part > len(parts):
+            raise ReplyError(text("case.export_none", lang, part=part, parts=len(parts)))
+        for number in range(part, min(part + PARTS_PER_REPLY, len(parts) + 1)):
+            files = [discord.File(io.BytesIO(data), filename=name) for name, data in parts[number - 1]]
+            if len(parts) == 1:
+                message = text("case.exported", lang, count=len(cases))
+            else:
+                message = text("case.export_part", lang, count=len(cases), part=number, parts=len(parts))
+            left = len(parts) - number
+            if number == part + PARTS_PER_REPLY - 1 and left:
+                message += "\n" + text("case.export_more", lang, left=left, next=number + 1)
+            await interaction.followup.send(message, files=files, ephemeral=True)
 
     async def _visible(self, interaction: discord.Interaction[Any]) -> list[Case]:
         """Every case the caller may see here: theirs, then (in a server) the server's others'."""

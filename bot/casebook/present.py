@@ -7,11 +7,8 @@ in bot.casebook.cog (and /cast, /chart in bot.study).
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -24,7 +21,7 @@ from bot.core.worker import off_loop
 from bot.core.zones import parse_zone
 from bot.store import Case, CaseNote, NewCase, Profile, normalize_case_id, school_from_json
 from engine import Chart
-from engine.facts import Facts, facts
+from engine.facts import Facts
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
 from texts.explain import explain
@@ -32,6 +29,8 @@ from texts.matter_reading import answer
 from texts.matters import choose
 from texts.picture import Picture, Theme, draw
 from texts.present import unit_lines
+
+from .privacy import known_for
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
@@ -42,10 +41,8 @@ __all__ = [
     "Scope",
     "case_embeds",
     "chart_of",
-    "export_files",
     "history_embed",
     "history_page",
-    "known_of",
     "load_case",
     "neighbour",
     "note_lines",
@@ -71,16 +68,6 @@ def chart_of(case: Case) -> Chart:
     return engine.cast_classical(case.day, case.yuejiang, case.hour, school=school)
 
 
-def known_of(chart: Chart, birth_year: int | None, sex: str | None) -> Facts | None:
-    """The facts with the querent's 本命/行年 (None without birth data, or when it cannot apply)."""
-    if birth_year is None:
-        return None
-    try:
-        return facts(chart, birth_year=birth_year, sex=sex)
-    except ValueError:
-        return None
-
-
 def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang) -> None:
     """Show the case id in the first embed's footer (where it fits; Discord counts footers too)."""
     first = embeds[0]
@@ -94,12 +81,13 @@ def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang) -> None:
 
 
 def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
-                chart: Chart | None = None) -> tuple[Chart, ChartReply]:
+                chart: Chart | None = None, alone: bool = False) -> tuple[Chart, ChartReply]:
     """The case's chart (``chart`` when the caller has just cast it) and its reply: the matter asked
     (issue 18: the stored ``matter:``, else read from the question) and the reading as embeds,
-    with the case id in the footer."""
+    with the case id in the footer. The querent's birth data is read only when the author sees the
+    reply ``alone`` (bot.casebook.privacy)."""
     chart = chart if chart is not None else chart_of(case)
-    known = known_of(chart, case.birth_year, case.sex)
+    known = known_for(chart, case, alone)
     reply = chart_reply(chart, locale=lang, question=case.question, matter=case.matter, zone_note=zone_note,
                         known=known)
     stamp(reply.embeds, case.id, lang)
@@ -119,10 +107,9 @@ async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed
     if case_id is None:
         raise ReplyError(text("case.bad_id", lang, id=echo(typed)))
     case = await bot.store.case(case_id)
-    if case is None:
+    # issue 22: an unknown id and one the caller may not see answer alike (no probing for ids).
+    if case is None or not case.visible_to(interaction.user.id, interaction.guild_id):
         raise ReplyError(text("case.not_found", lang, id=case_id))
-    if not case.visible_to(interaction.user.id, interaction.guild_id):
-        raise ReplyError(text("case.not_visible", lang, id=case_id))
     return case
 
 
@@ -230,44 +217,10 @@ def neighbour(case: Case, step: int, author_id: int, guild_id: int | None, chann
     return NewCase(
         guild_id=guild_id, channel_id=channel_id, author_id=author_id, private=case.private,
         instant=instant, zone=case.zone, day=case.day, yuejiang=case.yuejiang, hour=hour, school=case.school,
-        question=case.question, matter=case.matter,
+        # issue 22 item 2: the asker's question stays in the asker's cases; a neighbour someone else
+        # casts from it does not copy it (so "delete my cases" leaves none of it behind).
+        question=case.question if author_id == case.author_id else None, matter=case.matter,
         birth_year=profile.birth_year if profile is not None else None,
         sex=profile.sex if profile is not None else None,
         created_at=int(now.timestamp()),
     )
-
-
-EXPORT_FIELDS = ("id", "created_at", "guild_id", "channel_id", "author_id", "private", "instant", "zone",
-                 "day", "yuejiang", "hour", "school", "question", "matter", "notes")
-
-
-def _row(case: Case, notes: Sequence[CaseNote]) -> dict[str, Any]:
-    return {
-        "id": case.id, "created_at": datetime.fromtimestamp(case.created_at, UTC).isoformat(),
-        "guild_id": None if case.guild_id is None else str(case.guild_id),
-        "channel_id": None if case.channel_id is None else str(case.channel_id),
-        "author_id": str(case.author_id), "private": case.private, "instant": case.instant, "zone": case.zone,
-        "day": case.day, "yuejiang": case.yuejiang, "hour": case.hour, "school": json.loads(case.school),
-        "question": case.question, "matter": case.matter,
-        "notes": [{"author_id": str(n.author_id), "created_at": datetime.fromtimestamp(n.created_at, UTC).isoformat(),
-                   "edited": n.edited_at is not None, "text": n.body} for n in notes],
-    }
-
-
-def export_files(cases: Sequence[Case], notes: Sequence[CaseNote]) -> tuple[bytes, bytes]:
-    """The cases (with their notes) as JSON and as CSV (one row per case; notes as JSON in a column)."""
-    by_case: dict[str, list[CaseNote]] = {}
-    for note in notes:
-        by_case.setdefault(note.case_id, []).append(note)
-    rows = [_row(c, by_case.get(c.id, [])) for c in cases]
-    as_json = json.dumps(rows, ensure_ascii=False, indent=1).encode()
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({
-            **row, "private": int(row["private"]),
-            "school": json.dumps(row["school"], ensure_ascii=False, sort_keys=True),
-            "notes": json.dumps(row["notes"], ensure_ascii=False),
-        })
-    return as_json, out.getvalue().encode("utf-8-sig")

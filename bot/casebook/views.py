@@ -33,7 +33,6 @@ from .present import (
     chart_of,
     history_embed,
     history_page,
-    known_of,
     load_case,
     neighbour,
     note_lines,
@@ -41,6 +40,7 @@ from .present import (
     source_pages,
     why_text,
 )
+from .privacy import birth_embed, known_for, plain_text, seen_alone
 
 __all__ = [
     "DYNAMIC_ITEMS",
@@ -66,6 +66,7 @@ ACTIONS: tuple[tuple[Action, str, discord.ButtonStyle], ...] = (
     ("note", "button.note", discord.ButtonStyle.primary),
 )
 log = logging.getLogger("bot")
+NOTES_PER_CASE = 25  # issue 22 item 4: notes a case keeps (25 × 1,000 characters keeps an export small)
 LABEL_MAX = 80
 MODAL_TITLE_MAX = 45
 
@@ -98,21 +99,30 @@ async def send_case(
 ) -> None:
     """The case's chart (``chart`` when just cast) as the interaction's reply (followups when it
     needs more messages), with its picture, its notes and the buttons under it."""
-    chart, reply = case_embeds(case, lang, zone_note=zone_note, chart=chart)
+    alone = seen_alone(interaction, case, ephemeral)
+    chart, reply = case_embeds(case, lang, zone_note=zone_note, chart=chart, alone=alone)
     embeds = reply.embeds
     if notes:
         body = "\n".join(note_lines(notes, lang))
         # Right under the chart's first embed, so the notes are in the first message with it.
         embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
-    known = known_of(chart, case.birth_year, case.sex)
+    known = known_for(chart, case, alone)
     picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
     await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang))
+    # issue 22 item 10: a chart others see is read without birth data; its author alone is told what it decides.
+    mine = birth_embed(chart, case, lang) if not alone and interaction.user.id == case.author_id else None
+    if mine is not None:
+        await interaction.followup.send(embed=mine, ephemeral=True)
 
 
 async def write_note(bot: LiurenBot, interaction: discord.Interaction[Any], case: Case, body: str, lang: Lang,
                      number: int | None = None) -> str:
-    """Add a note to `case` (or, with `number`, replace the caller's note of that number); the reply."""
-    body = body.strip()
+    """Add a note to `case` (or, with `number`, replace the caller's note of that number); the reply.
+    Only the case's author writes notes on it (the note button's rule, for /case note too), at most
+    NOTES_PER_CASE of them."""
+    if interaction.user.id != case.author_id:
+        raise ReplyError(text("case.author_only", lang, id=case.id))
+    body = (plain_text(body, lang) or "").strip()
     if not body:
         raise ReplyError(text("case.note_empty", lang))
     if len(body) > NOTE_MAX:
@@ -120,7 +130,8 @@ async def write_note(bot: LiurenBot, interaction: discord.Interaction[Any], case
     now = int(bot.clock().timestamp())
     notes = await bot.store.case_notes([case.id])
     if number is None:
-        await bot.store.add_note(case.id, interaction.user.id, body, now)
+        if await bot.store.add_note(case.id, interaction.user.id, body, now, limit=NOTES_PER_CASE) is None:
+            raise ReplyError(text("case.note_cap", lang, id=case.id, count=NOTES_PER_CASE))
         return text("case.note_added", lang, id=case.id, number=len(notes) + 1)
     if not 1 <= number <= len(notes) or notes[number - 1].author_id != interaction.user.id:
         raise ReplyError(text("case.note_not_yours", lang, id=case.id, number=number))
@@ -176,8 +187,6 @@ async def submit_note(bot: LiurenBot, interaction: discord.Interaction[Any]) -> 
     try:
         lang = (await resolve(bot, interaction)).lang
         case = await load_case(bot, interaction, match["case"], lang)  # deleted meanwhile?
-        if interaction.user.id != case.author_id:
-            raise ReplyError(text("case.author_only", lang, id=case.id))
         body = _field_value(data.get("components"), NOTE_FIELD) or ""
         message = await write_note(bot, interaction, case, body, lang)
         await interaction.response.send_message(message, ephemeral=True)
@@ -231,8 +240,8 @@ class CaseButton(ui.DynamicItem[ui.Button[ui.View]],
 async def send_source_page(interaction: discord.Interaction[Any], case: Case, page: int, lang: Lang, *,
                            edit: bool) -> None:
     chart = chart_of(case)
-    pages = source_pages(chart, known_of(chart, case.birth_year, case.sex), lang, question=case.question,
-                         matter=case.matter)
+    pages = source_pages(chart, known_for(chart, case, seen_alone(interaction, case, True)), lang,
+                         question=case.question, matter=case.matter)
     if not pages:
         await interaction.response.send_message(text("case.source_none", lang), ephemeral=True)
         return

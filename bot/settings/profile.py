@@ -1,8 +1,9 @@
 """/profile set, /profile show, /profile delete: a user's birth year and sex, so /cast can decide
 what needs 本命 and 行年 (龍戦, 遊子, 天獄), and optionally the zone their casts default to.
 
-Every reply is ephemeral: nothing of a profile is shown to anyone else. Deleting the profile then
-offers (with a button) to delete every case the user cast and every note they wrote.
+Every reply is ephemeral: nothing of a profile is shown to anyone else. Deleting the profile also
+removes the birth year and sex from every case the user cast (public, private, DM: issue 22), then
+offers (with a button) to delete those cases and every note they wrote (docs/privacy.md).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from bot.casebook.privacy import plain_text
 from bot.casebook.views import send_case
 from bot.core.embeds import build_lookup_embeds
 from bot.core.errors import ReplyError
@@ -71,6 +72,7 @@ class Study(commands.Cog):
         # data, then shown from that chart, as /case show shows the saved case later.
         reader = await resolve(self.bot, interaction, tz=tz, with_zone=True)
         lang, profile = reader.lang, reader.profile
+        question = plain_text(question, lang)  # issue 22 item 8: a NUL is refused alike on both backends
         moment = reader.moment(when, self.bot.clock())
         school = reader.school
         try:
@@ -123,6 +125,7 @@ class Study(commands.Cog):
                     matter: app_commands.Transform[str, MatterOption] | None = None,
                     image: bool | None = None, theme: str = "dark") -> None:
         reader = await resolve(self.bot, interaction)
+        question = plain_text(question, reader.lang)  # issue 22 item 8: a NUL is refused alike on both backends
         school = reader.school
         result = engine.cast_classical(day, yuejiang, hour, school=school)
         case = await self.bot.store.add_case(NewCase(
