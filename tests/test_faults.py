@@ -382,6 +382,22 @@ async def test_pressing_buttons_faster_than_a_person_is_answered_with_the_wait(
     assert last.ephemeral and not last.embeds and "秒" in last.data["content"]
 
 
+async def test_quiz_answers_faster_than_a_person_are_answered_with_the_wait(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    await start_bot(clock=clock)
+    channel = standin.guilds[0].channels[0].id
+    started = await standin.slash("quiz start", {"level": "easy", "questions": 1, "seconds": 300})
+    assert started.type == 4
+    await standin_until(lambda: standin.messages.get(channel))
+    question = standin.messages[channel][0]
+    choice = standin.buttons(question)[0]["custom_id"]
+    presses = [await standin.press(question, choice) for _ in range(RATES["button"].uses + 1)]
+    assert presses[0].data["content"].startswith(text("quiz.recorded", "ja", choice="").split(":")[0][:4])
+    assert all("秒" not in p.data["content"] for p in presses[:-1])
+    assert presses[-1].ephemeral and presses[-1].data["content"].startswith(text("error.cooldown", "ja", seconds=1)[:6])
+
+
 # -- item 12: past the deadline, a raw long term, contexts --------------------------------------
 
 

@@ -345,7 +345,7 @@ def test_the_matter_sections_in_english_show_the_english() -> None:
                         continue
                     unit = item.quote.unit
                     at = next(i for i, s in enumerate(lines) if s.startswith(f"【{item.role}】 ")
-                              and f"】 {unit.display_original}  (" in s) + 1
+                              and f"】 {original(unit, 'en')}  (" in s) + 1  # the original with the reader's sic mark
                     assert lines[at : at + len(expected_under(unit))] == expected_under(unit), (matter, unit.id)
                     seen += 1
     assert seen > 50
