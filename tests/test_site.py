@@ -365,3 +365,23 @@ def test_languages_of_the_build_can_be_chosen(tmp_path: Path) -> None:
     assert summary.pages == 1 + 5 + len(corpus().units) + 24
     lang: Lang = "en"
     assert (tmp_path / chart_path(cast_classical("甲子", "子", "子"), lang)).is_file()
+
+
+def test_an_english_quotation_gives_the_projects_english_and_its_marks_before_the_seeds_japanese() -> None:
+    """English readers read the original, then the project's English with its editor's marks, then
+    the seed's Japanese (the order of texts.present.translation_lines), on the site as elsewhere."""
+    from texts.corpus import corpus
+    from texts.site.pages import quotation
+    from texts.translation import english
+
+    unit = corpus().get("general.騰蛇")
+    own = english(unit.id)
+    assert own is not None and own.notes
+    page = quotation("en/chart/x.html", "en", unit)
+    original_at = page.index('class="original"')
+    english_at = page.index(html.escape(own.text[:30]))
+    note_at = page.index('class="translation-note"')
+    japanese_at = page.index('class="seed-translation"')
+    assert original_at < english_at < note_at < japanese_at
+    assert page.count('class="translation-note"') == len(own.notes)
+    assert "project-translation" not in quotation("ja/chart/x.html", "ja", unit)

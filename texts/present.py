@@ -24,7 +24,7 @@ from engine.school import DEFAULT_SCHOOL, School
 from .corpus import Unit
 from .explain import explain, show
 from .reading import Entry, Note, Reading, Said, Section
-from .translation import TRANSLATOR, translations  # issue 25
+from .translation import TRANSLATOR, Translation, translations  # issue 25
 from .words import Lang, corpus_name, text
 
 
@@ -99,11 +99,16 @@ def translation_lines(unit: Unit, lang: Lang, *, japanese: bool = True) -> tuple
     english = translations("en").get(unit.id)
     if english is not None:
         lines.append(text("translation.line", lang, label=text("translation.label_en", lang), words=english.text))
-        lines += [text("translation.mark", lang, kind=text(f"translation.kind.{n.kind}", lang), says=n.says)
-                  for n in english.notes]
+        lines += translation_marks(english, lang)
     if japanese and unit.translation:
         lines.append(text("translation.line", lang, label=text("translation.label_ja", lang), words=translation(unit)))
     return tuple(lines)
+
+
+def translation_marks(english: Translation, lang: Lang) -> list[str]:
+    """The editor's notes on the project's translation, each as the mark a reader of ``lang`` sees."""
+    return [text("translation.mark", lang, kind=text(f"translation.kind.{n.kind}", lang), says=n.says)
+            for n in english.notes]
 
 
 def unit_lines(unit: Unit, lang: Lang, *, japanese: bool = True) -> tuple[str, ...]:

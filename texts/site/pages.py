@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -23,7 +24,16 @@ from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
 from texts.explain import chart_name, explain, show
 from texts.picture_layout import RING_ROWS
-from texts.present import notes, original, role_label, section_title, seed_lines, shows_translation, translation
+from texts.present import (
+    notes,
+    original,
+    role_label,
+    section_title,
+    seed_lines,
+    shows_translation,
+    translation,
+    translation_marks,
+)
 from texts.reading import Entry, Reading, Section, read
 from texts.render import derived
 from texts.translation import english
@@ -213,6 +223,11 @@ def _paragraphs(value: str) -> str:
     return "<br>".join(esc(line) for line in value.split("\n"))
 
 
+def _seed_quotes(marked: str) -> str:
+    """An editor's note quotes the seed's Japanese in 「」 (docs/translation.md): mark those words as Japanese."""
+    return re.sub(r"「([^」]*)」", rf'「<span lang="{SEED_TRANSLATION_LANG}">\1</span>」', marked)
+
+
 def quotation(source: str, lang: Lang, unit: Unit, *, heading: str = "") -> str:
     """A unit as the site quotes it: the original, the seed's translation (ja, en), the project's
     English (en), with the unit's lines linked to its page."""
@@ -220,16 +235,20 @@ def quotation(source: str, lang: Lang, unit: Unit, *, heading: str = "") -> str:
     if unit.original:
         parts.append(f'<blockquote class="original" lang="{ORIGINAL_LANG}"><p>{_paragraphs(original(unit, lang))}'
                      "</p></blockquote>")
-    if shows_translation(lang) and unit.translation:
-        label = esc(text("site.chart.seed_translation", lang))
-        parts.append(f'<p class="seed-translation"><span class="label">{label}</span> '
-                     f'<span lang="{SEED_TRANSLATION_LANG}">{_paragraphs(translation(unit))}</span></p>')
+    # English readers read the project's English first, with its editor's marks, then the seed's
+    # Japanese (as texts.present.translation_lines orders them for every other output).
     if lang == "en":
         own = english(unit.id)
         if own is not None:
             label = esc(text("site.chart.project_translation", lang))
             parts.append(f'<p class="project-translation"><span class="label">{label}</span> '
                          f"{_paragraphs(own.text)}</p>")
+            marks = translation_marks(own, lang)
+            parts += [f'<p class="translation-note">{_seed_quotes(esc(mark))}</p>' for mark in marks]
+    if shows_translation(lang) and unit.translation:
+        label = esc(text("site.chart.seed_translation", lang))
+        parts.append(f'<p class="seed-translation"><span class="label">{label}</span> '
+                     f'<span lang="{SEED_TRANSLATION_LANG}">{_paragraphs(translation(unit))}</span></p>')
     return "".join(parts)
 
 
