@@ -29,9 +29,11 @@ from testkit.discord_standin import Callback, DiscordStandIn, message_errors
 from tests.conftest import StartBot
 from tests.test_bot_counts import Counts
 from tests.test_casebook_e2e import case_id, message_of, press
+from texts import corpus
 from texts.matters import GENERAL, MATTERS, Matter
 from texts.picture import measure
 from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
+from texts.present import school_line, unit_lines
 from texts.words import LANGS
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo
@@ -276,3 +278,45 @@ def test_every_choice_is_named_in_every_language_within_100_characters() -> None
     for choice in MATTER_CHOICES:
         assert len(choice.name_localizations) == len(LANGS) - 1  # English is the base name
         assert all(1 <= len(n) <= 100 for n in (choice.name, *choice.name_localizations.values()))
+
+
+# -- phase 2: the school line, and the project's English under each quoted line -------------------
+
+
+async def test_every_chart_reply_names_the_servers_school_options(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    bot = await start_bot(clock=clock)
+    school = School(noble_table="甲羊")
+    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(school=school_json(school)))
+    line = school_line(school, "en")
+    assert line is not None
+    cast = await standin.slash("cast", {"question": WALLET, "image": False}, locale="en-US")
+    chart = await standin.slash("chart", {"day": "甲子", "yuejiang": "亥", "hour": "午", "image": False},
+                                locale="en-US")
+    for reply in (cast, chart):
+        assert line in reply.embeds[0]["description"]
+    plain = await standin.slash("cast", {"image": False}, guild_id=None)  # a DM: the defaults, no line
+    assert i18n.word("school.line", "ja").split("{")[0] not in plain.embeds[0]["description"]
+
+
+def test_the_daily_post_in_english_quotes_the_projects_english_labelled() -> None:
+    post = compose(NOW, ZoneInfo("Asia/Tokyo"), "en-US", image=False, school=School(noble_table="甲羊"))
+    first = post.messages[0][0].to_dict()
+    assert school_line(School(noble_table="甲羊"), "en") in first["description"]
+    values = [f["value"] for m in post.messages for e in m for f in e.to_dict().get("fields", [])]
+    english = i18n.word("translation.label_en", "en")
+    japanese = i18n.word("translation.label_ja", "en")
+    quoted = [v for v in values if english in v]
+    assert quoted and all(v.index(english) < v.index(japanese) for v in quoted if japanese in v)
+
+
+async def test_lookup_in_english_shows_the_projects_english_then_the_seeds(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    await start_bot(clock=clock)
+    callback = await standin.slash("lookup", {"term": "元首"}, locale="en-US")
+    unit = corpus().search("元首")[0]
+    first = fields(callback)[0]["value"].split("\n")
+    assert first == [line.strip() for line in unit_lines(unit, "en")]
+    assert first[0] == unit.original.strip() and i18n.word("translation.label_en", "en") in first[1]
