@@ -19,16 +19,18 @@ from PIL import Image
 
 import engine
 from bot.core import words as i18n
-from bot.core.embeds import chart_reply
+from bot.core.embeds import EMBED_TOTAL_MAX, chart_reply, group_messages
 from bot.core.options import MATTER_CHOICES
 from bot.daily.compose import compose
 from bot.store import GuildOptions, NewCase, open_store, school_json
 from engine.school import School
+from engine.symbols import BRANCHES, PILLARS
 from engine.terms import General
 from testkit.discord_standin import Callback, DiscordStandIn, message_errors
 from tests.conftest import StartBot
 from tests.test_bot_counts import Counts
 from tests.test_casebook_e2e import case_id, message_of, press
+from tests.test_embeds import assert_within_limits
 from texts import corpus
 from texts.matters import GENERAL, MATTERS, Matter
 from texts.picture import measure
@@ -320,3 +322,23 @@ async def test_lookup_in_english_shows_the_projects_english_then_the_seeds(
     first = fields(callback)[0]["value"].split("\n")
     assert first == [line.strip() for line in unit_lines(unit, "en")]
     assert first[0] == unit.original.strip() and i18n.word("translation.label_en", "en") in first[1]
+
+
+def test_every_matter_in_every_language_fits_discords_limits_and_quotes_each_line_once() -> None:
+    """15 matters and general × 4 languages over charts spread across the 720: every embed within
+    Discord's limits, the messages within theirs, and no line of the seed quoted twice in a reply."""
+    charts = [engine.cast_classical(p, BRANCHES[(i * 5) % 12], BRANCHES[(i * 7) % 12])
+              for i, p in enumerate(PILLARS[::6])]
+    originals = {u.original.strip(): u.id for u in corpus().units if u.original.strip()}
+    seen = 0
+    for chart in charts:
+        for matter in (*MATTERS, GENERAL):
+            for lang in LANGS:
+                embeds = chart_reply(chart, locale=lang, matter=matter).embeds
+                assert_within_limits(embeds)
+                assert all(sum(len(e) for e in m) <= EMBED_TOTAL_MAX for m in group_messages(embeds))
+                first_lines = [f["value"].split("\n")[0] for e in embeds for f in e.to_dict().get("fields", [])]
+                quoted = [originals[line] for line in first_lines if line in originals]
+                assert len(quoted) == len(set(quoted)), (str(chart.day), matter, lang)
+                seen += len(quoted)
+    assert seen > 10 * 16 * 4 * 5  # the check reads the quotations (a handful per reply at least)
