@@ -33,9 +33,10 @@ from tests.test_casebook_e2e import case_id, message_of, press
 from tests.test_embeds import assert_within_limits
 from texts import corpus
 from texts.matters import GENERAL, MATTERS, Matter
-from texts.picture import measure
+from texts.picture import draw, measure
 from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
 from texts.present import school_line, unit_lines
+from texts.scripts import foreign
 from texts.words import LANGS
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo
@@ -342,3 +343,18 @@ def test_every_matter_in_every_language_fits_discords_limits_and_quotes_each_lin
                 assert len(quoted) == len(set(quoted)), (str(chart.day), matter, lang)
                 seen += len(quoted)
     assert seen > 10 * 16 * 4 * 5  # the check reads the quotations (a handful per reply at least)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pictures_alt_text_says_first_which_cells_are_outlined(lang: i18n.Lang) -> None:
+    chart = engine.cast_classical("辛巳", "戌", "巳")
+    plain = draw(chart, lang=lang)
+    marked = draw(chart, lang=lang, highlight=frozenset({General.玄武}))
+    head = i18n.word("matter.alt_spirits", lang).split("{")[0]
+    assert marked.alt.startswith(head) and not plain.alt.startswith(head)
+    assert marked.alt.endswith(plain.alt) and len(marked.alt) <= 1024
+    ground = chart.generals.ground_of(General.玄武)
+    assert i18n.word("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground),
+                     general=i18n.word("term.General.玄武", lang)) in marked.alt
+    if lang != "ja":
+        assert not foreign(marked.alt.split(plain.alt[:20])[0], lang)  # the reader's script

@@ -44,10 +44,10 @@ from engine.chart import Chart
 from engine.facts import Facts
 from engine.terms import General  # issue 18: the 類神 marked
 from texts.lru import LRU
-from texts.picture_alt import alt_text
+from texts.picture_alt import ALT_MAX, alt_text
 from texts.picture_fonts import Weight, font
-from texts.picture_layout import Box, Layout, Role, Text, layout
-from texts.words import LANGS, Lang
+from texts.picture_layout import Box, Layout, Role, Text, layout, term
+from texts.words import LANGS, Lang, text
 
 Theme = Literal["dark", "light"]
 THEMES_ALL: tuple[Theme, ...] = ("dark", "light")
@@ -326,6 +326,12 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         alt = alt_text(key[0], lang, known)
         with _LOCK:
             _ALT.put(key, alt)
+    if highlight:  # issue 18: a screen reader hears first which cells the outline marks
+        cells = ("; " if lang == "en" else "、").join(
+            text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground), general=term(g, lang))
+            for g in sorted(highlight) for ground in (chart.generals.ground_of(g),))
+        alt = text("matter.alt_spirits", lang, cells=cells) + alt
+        alt = alt if len(alt) <= ALT_MAX else alt[: ALT_MAX - 1] + "…"
     return Picture(png, alt, filename(chart))
 
 
