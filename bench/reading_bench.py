@@ -21,13 +21,18 @@ Workloads, CPU time (``time.process_time``, every thread) per /cast:
   only for the charts' classical parts);
 
 each with the picture off and on. Each figure is the median over ``--rounds`` rounds, the order of
-the workloads rotating; ratios are ours/peer. Not a test: timings are printed, never asserted.
+the workloads rotating; ratios are ours/peer. Then start-up: ``liuren cast --day 甲子 --yuejiang 亥
+--hour 午`` beside ``python -c pass``, run alternately ``--starts`` times each (wall clock, median).
+Not a test: timings are printed, never asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -44,6 +49,7 @@ from discord import ui
 
 import engine
 from bot.casebook.present import case_embeds
+from bot.casebook.privacy import known_for
 from bot.casebook.views import case_view
 from bot.core.reader import Reader
 from bot.core.send import picture_file
@@ -62,15 +68,17 @@ def _case(moment: datetime) -> Case:
 
 
 def ours(when: str, picture: bool) -> dict[str, Any]:
-    """The real path of one /cast: its reply as discord.py would send it."""
+    """The real path of one /cast (``send_case``'s work): its reply as discord.py would send it."""
     moment = READER.moment(when, NOW)
     chart = engine.cast(moment, school=READER.school)
     case = _case(moment)
-    chart, embeds = case_embeds(case, READER.lang, zone_note=READER.zone_note(), chart=chart)
+    chart, reply = case_embeds(case, READER.lang, zone_note=READER.zone_note(), chart=chart, alone=False)
+    embeds = reply.embeds
     view = case_view(case, READER.lang)
     payload: dict[str, Any] = {"components": view.to_components()}
     if picture:
-        drawn = draw(chart, theme="dark", lang=READER.lang)
+        drawn = draw(chart, theme="dark", lang=READER.lang, known=known_for(chart, case, False),
+                     highlight=reply.spirits)
         embeds[0].set_image(url=f"attachment://{drawn.filename}")
         upload = picture_file(drawn)
         payload["attachments"] = [upload.to_dict(0)]
@@ -107,14 +115,32 @@ def per_call(work: Callable[[str, bool], object], whens: list[str], picture: boo
     return (time.process_time() - start) / len(whens) * 1e6
 
 
+CLI = ("cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午")
+
+
+def startup(starts: int) -> tuple[float, float]:
+    """Median wall ms of the CLI cast and of a bare interpreter, run alternately."""
+    script = shutil.which("liuren")
+    cli = [script, *CLI] if script else [sys.executable, "-m", "texts.cli", *CLI]
+    bare = [sys.executable, "-c", "pass"]
+    times: dict[str, list[float]] = {"cli": [], "bare": []}
+    for _ in range(starts):
+        for name, argv in (("cli", cli), ("bare", bare)):
+            t = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+            times[name].append((time.perf_counter() - t) * 1000)
+    return statistics.median(times["cli"]), statistics.median(times["bare"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000, help="casts per workload and round")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="60 casts and one round")
+    parser.add_argument("--starts", type=int, default=15, help="start-ups of the CLI and of a bare interpreter")
+    parser.add_argument("--quick", action="store_true", help="60 casts, one round, 2 start-ups")
     args = parser.parse_args(argv)
     if args.quick:
-        args.count, args.rounds = 60, 1
+        args.count, args.rounds, args.starts = 60, 1, 2
     hour = datetime(2026, 11, 29, 13, 0)
     same_minute = [f"{hour:%Y-%m-%d %H:%M}"] * args.count
     same_hour = [f"{hour + timedelta(minutes=i % 120):%Y-%m-%d %H:%M}" for i in range(args.count)]
@@ -148,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{statistics.median(mine) / theirs:9.2f}×  {min(mine):.0f}–{max(mine):.0f}")
     print("target (issue 21): a warm /cast (same minute or hour) ≤ 120 µs of the project's own CPU "
           "(ours − peer)")
+    cli, bare = startup(args.starts)
+    print(f"start-up: liuren {' '.join(CLI)} {cli:.0f} ms, python -c pass {bare:.0f} ms: {cli / bare:.2f}× "
+          f"(median of {args.starts}; target ≤ 3.5×; load average {os.getloadavg()[0]:.2f})")
     return 0
 
 

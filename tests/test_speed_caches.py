@@ -18,7 +18,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.core.embeds import chart_reply
 from bot.core.reader import Reader
+from bot.core.replies import remembered_reply
 from bot.store import GuildOptions, Profile, Store, open_store
 from engine import cast
 from texts import picture
@@ -107,3 +109,17 @@ def test_a_weighed_cache_keeps_what_its_budget_holds() -> None:
     assert sorted(kept.keys()) == ["a", "c"] and kept.weight == 6
     kept.put("a", b"1")  # replacing re-weighs
     assert kept.weight == 3
+
+
+@pytest.mark.parametrize("question", [None, "転職できますか"])
+def test_a_kept_reply_is_the_written_one_and_each_caller_gets_its_own_copy(question: str | None) -> None:
+    chart = cast(datetime(2026, 11, 29, 13, 7, tzinfo=TOKYO))
+    written = chart_reply(chart, locale="en", question=question, zone_note="server")
+    first = remembered_reply(chart, locale="en", question=question, zone_note="server")
+    first.embeds[0].set_footer(text="stamped")
+    first.embeds[0].add_field(name="extra", value="x")
+    again = remembered_reply(chart, locale="en", question=question, zone_note="server")
+    assert [e.to_dict() for e in again.embeds] == [e.to_dict() for e in written.embeds]
+    assert again.spirits == written.spirits
+    other = remembered_reply(chart, locale="ja", question=question, zone_note="server")
+    assert [e.to_dict() for e in other.embeds] != [e.to_dict() for e in written.embeds]

@@ -40,6 +40,7 @@ except ModuleNotFoundError as error:  # issue 23: Pillow is an extra; the error 
     raise ModuleNotFoundError("the chart as a picture needs Pillow: pip install 'liuren[picture]'",
                               name=error.name) from error
 
+from engine.calendar import Moment
 from engine.chart import Chart
 from engine.facts import Facts
 from engine.terms import General  # issue 18: the 類神 marked
@@ -241,9 +242,9 @@ def encode(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-_CACHE: LRU[tuple[Chart, Theme, Lang, Facts | None, frozenset[General]], bytes] = LRU(CACHE_SIZE)
+_CACHE: LRU[tuple[object, ...], bytes] = LRU(CACHE_SIZE)
 # issue 21: the alt texts of the last charts drawn, by their measured size (1–4 KB each)
-_ALT: LRU[tuple[Chart, Lang, Facts | None], str] = LRU(256 * 1024, weigh=sys.getsizeof)
+_ALT: LRU[tuple[object, ...], str] = LRU(256 * 1024, weigh=sys.getsizeof)
 _LOCK = Lock()
 
 
@@ -263,13 +264,12 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
-    chart = of_the_hour(chart)  # issue 21: one picture per 時
-    key = (chart, theme, lang, known, highlight)
+    key = (_hour_key(chart), theme, lang, known, highlight)  # issue 21: one picture per 時
     with _LOCK:
         png = _CACHE.get(key)
     if png is not None:
         return png
-    png = encode(paint(layout(chart, lang, measure, known, highlight), theme))
+    png = encode(paint(layout(of_the_hour(chart), lang, measure, known, highlight), theme))
     with _LOCK:
         return _CACHE.put(key, png)
 
@@ -278,14 +278,26 @@ def of_the_hour(chart: Chart) -> Chart:
     """``chart`` with its moment at the start of the clock's hour of its 時 (minute 0), which is all
     the picture shows of it (``hour_span``): so every cast of one 時 shares one picture and one
     alt text (issue 21). Unchanged when a clock change falls between the two."""
-    m = chart.moment
+    m = _hour_moment(chart.moment)
+    return chart if m is chart.moment else replace(chart, moment=m)
+
+
+def _hour_moment(m: Moment | None) -> Moment | None:
     if m is None:
-        return chart
+        return None
     hour = m.local.hour if m.local.hour % 2 else max(m.local.hour - 1, 0)
     start = m.local.replace(hour=hour, minute=0, second=0, microsecond=0)
     if start == m.local or start.utcoffset() != m.local.utcoffset():
-        return chart
-    return replace(chart, moment=replace(m, local=start))
+        return m
+    return replace(m, local=start)
+
+
+def _hour_key(chart: Chart) -> tuple[object, ...]:
+    """What ``of_the_hour(chart)`` is made of, quicker to hash than the chart (which follows from its
+    classical inputs and school); the offset apart, as a clock change's repeated hour has equal
+    local times."""
+    m = _hour_moment(chart.moment)
+    return chart.day, chart.yuejiang, chart.hour, chart.school, m, None if m is None else m.local.utcoffset()
 
 
 def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:
@@ -319,11 +331,11 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
     png = render_png(chart, theme=theme, lang=lang, known=known, highlight=highlight)
-    key = (of_the_hour(chart), lang, known)  # issue 21: the alt text once per 時
+    key = (_hour_key(chart), lang, known)  # issue 21: the alt text once per 時
     with _LOCK:
         alt = _ALT.get(key)
     if alt is None:
-        alt = alt_text(key[0], lang, known)
+        alt = alt_text(of_the_hour(chart), lang, known)
         with _LOCK:
             _ALT.put(key, alt)
     if highlight:  # issue 18: a screen reader hears first which cells the outline marks

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 import engine
-from bot.core.embeds import EMBED_TOTAL_MAX, ChartReply, chart_reply, echo
+from bot.core.embeds import EMBED_TOTAL_MAX, ChartReply, echo
 from bot.core.errors import ReplyError
+from bot.core.replies import remembered_reply  # issue 21: a reply kept once written
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
 from bot.core.zones import parse_zone
@@ -88,8 +89,8 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
     reply ``alone`` (bot.casebook.privacy)."""
     chart = chart if chart is not None else chart_of(case)
     known = known_for(chart, case, alone)
-    reply = chart_reply(chart, locale=lang, question=case.question, matter=case.matter, zone_note=zone_note,
-                        known=known)
+    reply = remembered_reply(chart, locale=lang, question=case.question, matter=case.matter, zone_note=zone_note,
+                             known=known)
     stamp(reply.embeds, case.id, lang)
     return chart, reply
 

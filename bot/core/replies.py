@@ -1,0 +1,82 @@
+"""A chart's reply kept once written (issue 21): the same chart, moment, reader's language,
+question, matter and facts give the same embeds, so a study group casting one moment pays for
+the reading, the fields and their layout once.
+
+The reply is kept as the embeds' dicts (what discord.py sends) and given back as fresh
+``discord.Embed`` objects each time (``Embed.from_dict`` with their own field list and fields), so a
+caller that stamps a footer, adds an image or inserts an embed changes only its own copy. Bounded by
+measured size (``texts.lru``): each entry weighs its characters and its dicts.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import discord
+
+from engine import Chart
+from engine.facts import Facts
+from engine.terms import General
+from texts.lru import LRU
+from texts.matters import Matter
+
+from .embeds import ChartReply, chart_reply
+
+__all__ = ["BUDGET", "remembered_reply"]
+
+BUDGET = 8 * 2**20  # bytes of kept replies (≈ 20–40 KB each)
+_Kept = tuple[tuple[dict[str, Any], ...], frozenset[General], int]
+
+
+def _weight(kept: _Kept) -> int:
+    return kept[2]
+
+
+_REPLIES: LRU[tuple[object, ...], _Kept] = LRU(BUDGET, weigh=_weight)
+
+
+def _measure(embeds: tuple[dict[str, Any], ...]) -> int:
+    """Bytes the kept dicts hold: the strings (as CPython stores them) and the dicts themselves."""
+    total = 0
+    for embed in embeds:
+        total += sys.getsizeof(embed)
+        for value in embed.values():
+            if isinstance(value, list):
+                total += sys.getsizeof(value) + sum(
+                    sys.getsizeof(f) + sum(sys.getsizeof(v) for v in f.values()) for f in value
+                )
+            elif isinstance(value, dict):
+                total += sys.getsizeof(value) + sum(sys.getsizeof(v) for v in value.values())
+            else:
+                total += sys.getsizeof(value)
+    return total
+
+
+def _fresh(embed: dict[str, Any]) -> discord.Embed:
+    copied = {key: ([dict(f) for f in value] if key == "fields" else dict(value) if isinstance(value, dict)
+                    else value) for key, value in embed.items()}
+    return discord.Embed.from_dict(copied)
+
+
+def remembered_reply(
+    chart: Chart,
+    *,
+    locale: str = "ja",
+    question: str | None = None,
+    matter: str | Matter | None = None,
+    zone_note: str | None = None,
+    known: Facts | None = None,
+) -> ChartReply:
+    """``bot.core.embeds.chart_reply``, kept for the same arguments (a new copy each call)."""
+    # The chart follows from its classical inputs, school and moment (quicker to hash than itself);
+    # the offset too: two instants of a clock change's repeated hour are equal datetimes in one zone.
+    offset = chart.moment.local.utcoffset() if chart.moment is not None else None
+    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.moment, offset, locale, question, matter,
+           zone_note, known)
+    kept = _REPLIES.get(key)
+    if kept is None:
+        reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
+        embeds: tuple[dict[str, Any], ...] = tuple(dict(e.to_dict()) for e in reply.embeds)
+        kept = _REPLIES.put(key, (embeds, reply.spirits, _measure(embeds)))
+    return ChartReply([_fresh(e) for e in kept[0]], kept[1])
