@@ -68,7 +68,8 @@ SAME = "same moment, no picture"
 WORKLOADS = (NEW_MINUTES, SAME)
 TICK = os.sysconf("SC_CLK_TCK")
 DEFERRED = [0]  # in the stand-in host: interactions answered by a deferral, then an edit
-USERS = 10**17  # the users' ids: USERS + n
+USERS = 10**17  # the users' ids: USERS + n % GROUP
+GROUP = 1024
 _PR_SET_PDEATHSIG = 1
 
 
@@ -92,8 +93,9 @@ def options_for(workload: str, n: int) -> dict[str, Any]:
 # -- the stand-in host (its own process) --------------------------------------------------------
 
 def user_of(n: int) -> int:
-    """Interaction ``n``'s user: each its own (one user casting 64 at once would meet the cooldown)."""
-    return USERS + n % 100_000
+    """Interaction ``n``'s user, of a study group of ``GROUP`` taking turns: each casts a few times
+    in a run, within the per-user cooldown (one user casting 64 at once would meet it)."""
+    return USERS + n % GROUP
 
 
 async def _cast(standin: DiscordStandIn, options: Mapping[str, Any], n: int) -> float:
