@@ -17,7 +17,7 @@ within each, never the same chart twice.
     >>> q.answer, q.answer in q.wrong, len(q.choices)
     (Branch.子, False, 4)
     >>> render_prompt(q, "en")
-    'Which branch is the initial transmission (初伝)?'
+    'Which branch is the initial transmission (初傳)?'
 """
 
 from __future__ import annotations
