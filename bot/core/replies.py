@@ -21,11 +21,13 @@ from engine.terms import General
 from texts.lru import LRU
 from texts.matters import Matter
 
+from . import embeds
 from .embeds import ChartReply, chart_reply
 
 __all__ = ["BUDGET", "remembered_reply"]
 
 BUDGET = 8 * 2**20  # bytes of kept replies (≈ 20–40 KB each)
+_WRITERS = ("read", "answer", "build_embeds")  # bot.core.embeds's names of what writes a reply
 _Kept = tuple[tuple[dict[str, Any], ...], frozenset[General], int]
 
 
@@ -36,10 +38,10 @@ def _weight(kept: _Kept) -> int:
 _REPLIES: LRU[tuple[object, ...], _Kept] = LRU(BUDGET, weigh=_weight)
 
 
-def _measure(embeds: tuple[dict[str, Any], ...]) -> int:
+def _measure(written: tuple[dict[str, Any], ...]) -> int:
     """Bytes the kept dicts hold: the strings (as CPython stores them) and the dicts themselves."""
     total = 0
-    for embed in embeds:
+    for embed in written:
         total += sys.getsizeof(embed)
         for value in embed.values():
             if isinstance(value, list):
@@ -72,11 +74,13 @@ def remembered_reply(
     # The chart follows from its classical inputs, school and moment (quicker to hash than itself);
     # the offset too: two instants of a clock change's repeated hour are equal datetimes in one zone.
     offset = chart.moment.local.utcoffset() if chart.moment is not None else None
+    # And the functions that write it, as the module holds them now: a reading swapped in (a test's
+    # stand-in for a huge one, say) is a different reply, never one kept from before.
     key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.moment, offset, locale, question, matter,
-           zone_note, known)
+           zone_note, known, *(vars(embeds)[name] for name in _WRITERS))
     kept = _REPLIES.get(key)
     if kept is None:
         reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
-        embeds: tuple[dict[str, Any], ...] = tuple(dict(e.to_dict()) for e in reply.embeds)
-        kept = _REPLIES.put(key, (embeds, reply.spirits, _measure(embeds)))
+        written: tuple[dict[str, Any], ...] = tuple(dict(e.to_dict()) for e in reply.embeds)
+        kept = _REPLIES.put(key, (written, reply.spirits, _measure(written)))
     return ChartReply([_fresh(e) for e in kept[0]], kept[1])
