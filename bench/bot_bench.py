@@ -68,6 +68,9 @@ SAME = "same moment, no picture"
 WORKLOADS = (NEW_MINUTES, SAME)
 TICK = os.sysconf("SC_CLK_TCK")
 DEFERRED = [0]  # in the stand-in host: interactions answered by a deferral, then an edit
+EXPIRED = [0]  # … deferred, and never answered (the stand-in expires an interaction after 3 s)
+EDIT_TIMEOUT_S = 20.0
+MEMORY_IN_FLIGHT = 8  # the memory run: enough to keep both cores busy, few enough to answer in time
 USERS = 10**17  # the users' ids: USERS + n % GROUP
 GROUP = 1024
 _PR_SET_PDEATHSIG = 1
@@ -108,8 +111,12 @@ async def _cast(standin: DiscordStandIn, options: Mapping[str, Any], n: int) -> 
     if callback.type == 5:
         DEFERRED[0] += 1
         path = f"/webhooks/{standin.application_id}/{callback.token}"
-        edit = await standin.wait_request(lambda r: r.path.startswith(path) and r.method in ("PATCH", "POST"),
-                                          timeout=CALLBACK_TIMEOUT_S)
+        try:
+            edit = await standin.wait_request(lambda r: r.path.startswith(path) and r.method in ("PATCH", "POST"),
+                                              timeout=EDIT_TIMEOUT_S)
+        except TimeoutError:  # the stand-in, as Discord, expires an interaction not answered in time
+            EXPIRED[0] += 1
+            return float("nan")
         body, at = {"type": 4, "data": edit.body or {}, "_files": (edit.body or {}).get("_files", [])}, edit.at
     data = body.get("data") or {}
     if body.get("type") != 4 or int(data.get("flags") or 0) & 64 or not data.get("embeds") \
@@ -170,9 +177,9 @@ async def serve() -> int:
             elif ask["op"] == "sample":
                 answer = await _sample(standin, ask["options"])
             elif ask["op"] == "run":
-                DEFERRED[0] = 0
+                DEFERRED[0] = EXPIRED[0] = 0
                 answer = {"latencies": await _run(standin, ask["workload"], ask["start"], ask["count"],
-                                                  ask["concurrency"]), "deferred": DEFERRED[0]}
+                                                  ask["concurrency"]), "deferred": DEFERRED[0], "expired": EXPIRED[0]}
             else:
                 break
             errors = [repr(e) for s in standins.values() for e in s.errors]
@@ -226,6 +233,7 @@ class Bot:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)
     deferred: dict[str, int] = field(default_factory=dict)  # answered by a deferral, then an edit
+    expired: dict[str, int] = field(default_factory=dict)  # deferred and never answered
     sent: int = 0
 
     def cpu_s(self) -> float:
@@ -266,8 +274,9 @@ def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int,
     before = bot.cpu_s()
     ran = host.ask(op="run", who=bot.label, workload=workload, start=start_at, count=count, concurrency=concurrency)
     bot.cpu_ms.setdefault(workload, []).append((bot.cpu_s() - before) / count * 1000)
-    bot.latencies.setdefault(workload, []).extend(ran["latencies"])
+    bot.latencies.setdefault(workload, []).extend(x for x in ran["latencies"] if x == x)  # not the expired (NaN)
     bot.deferred[workload] = bot.deferred.get(workload, 0) + ran["deferred"]
+    bot.expired[workload] = bot.expired.get(workload, 0) + ran["expired"]
 
 
 def row(label: str, mine: float, theirs: float, unit: str) -> str:
@@ -338,16 +347,20 @@ def main(argv: list[str] | None = None) -> int:
             print(row("bot CPU per interaction", statistics.median(ours.cpu_ms[workload]),
                       statistics.median(peer.cpu_ms[workload]), "ms"))
             print(f"  {'deferred, then edited':<34} {ours.deferred[workload]:9d}     {peer.deferred[workload]:9d}")
+            print(f"  {'deferred, never answered':<34} {ours.expired[workload]:9d}     {peer.expired[workload]:9d}")
         if args.memory:
             t = time.perf_counter()
             for bot in bots:
                 ran = host.ask(op="run", who=bot.label, workload="memory", start=0, count=args.memory,
-                               concurrency=args.concurrency)
-                bot.deferred["memory"] = ran["deferred"]
-            print(f" memory: {args.memory:,} distinct casts with pictures each ({time.perf_counter() - t:.0f} s), "
+                               concurrency=min(args.concurrency, MEMORY_IN_FLIGHT))
+                bot.deferred["memory"], bot.expired["memory"] = ran["deferred"], ran["expired"]
+            in_flight = min(args.concurrency, MEMORY_IN_FLIGHT)
+            print(f" memory: {args.memory:,} distinct casts with pictures each, {in_flight} in flight "
+                  f"({time.perf_counter() - t:.0f} s), "
                   f"{load()}")
             print(row("RSS after them", ours.rss_mb(), peer.rss_mb(), "MB"))
-            print(f"  {'deferred, then edited':<34} {ours.deferred['memory']:9d}     {peer.deferred['memory']:9d}")
+            print(f"  {'deferred, then edited / never answered':<34} {ours.deferred['memory']:5d} / "
+                  f"{ours.expired['memory']:<3d} {peer.deferred['memory']:5d} / {peer.expired['memory']}")
         print(f"ratios ours/peer printed above; logs in {workdir}")
     finally:
         for bot in bots:
