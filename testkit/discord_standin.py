@@ -46,6 +46,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 API_PREFIX = "/api/v10"
+MAX_REQUEST_BYTES = 32 * 1024 * 1024  # above any upload limit Discord grants a bot
 JSON_HEADERS = {"Content-Type": "application/json"}  # exactly this: discord.py checks equality
 
 EPHEMERAL = 1 << 6
@@ -301,7 +302,9 @@ class DiscordStandIn:
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        app = web.Application()
+        # Request bodies as large as Discord takes (aiohttp's default is 1 MiB): uploads are checked
+        # against the interaction's own attachment_size_limit, not cut off by the server.
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)

@@ -61,14 +61,6 @@ def query(location: str, statement: str, params: tuple[Any, ...] = ()) -> list[t
         return list(conn.execute(statement, params).fetchall())
 
 
-@pytest.fixture(autouse=True)
-def roomy(standin: DiscordStandIn) -> None:
-    """The stand-in's web server takes request bodies as large as Discord's (aiohttp's default is
-    1 MiB); the tests check each upload against the interaction's own attachment_size_limit."""
-    assert standin._runner is not None
-    standin._runner.app._client_max_size = 32 * 1024 * 1024
-
-
 @pytest.fixture
 def location(store_location: str, monkeypatch: pytest.MonkeyPatch, bot_env: dict[str, str]) -> str:
     """The bot's database for this test, once per backend."""
