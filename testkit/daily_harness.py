@@ -57,6 +57,7 @@ class Harness:
         self._task: asyncio.Task[None] | None = None
         self.sleeps: list[float] = []
         self.config: dict[str, Any] = {}  # DeliveryConfig fields for the next start
+        self.env: dict[str, str] = {}  # more environment for the next start (e.g. LIUREN_SITE_URL)
 
     @property
     def guild(self) -> GuildSpec:
@@ -85,7 +86,7 @@ class Harness:
         bot = make_bot(
             store_path=self.db,
             clock=self.clock,
-            environ=self.standin.env(),
+            environ={**self.standin.env(), **self.env},
             **client_kwargs,
         )
         self.bot = bot

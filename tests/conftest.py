@@ -59,6 +59,7 @@ def bot_env(monkeypatch: pytest.MonkeyPatch, standin: DiscordStandIn, db_path: P
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("DISCORD_GUILD_ID", raising=False)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("LIUREN_SITE_URL", raising=False)  # replies as they are without a site (issue 24)
     return env
 
 

@@ -22,6 +22,7 @@ from bot.core.errors import ReplyError, guarded, report
 from bot.core.host import LiurenBot, host_of
 from bot.core.reader import resolve
 from bot.core.send import send_reply
+from bot.core.site_link import SiteLink, site_link, with_site_link
 from bot.core.words import Lang, text
 from bot.store import Case, CaseNote
 from engine import Chart
@@ -85,11 +86,11 @@ def _stopped(view: ui.View) -> ui.View:
     return view
 
 
-def case_view(case: Case, lang: Lang) -> ui.View:
+def case_view(case: Case, lang: Lang, link: SiteLink | None = None) -> ui.View:
     view = ui.View(timeout=None)
     for action, key, style in ACTIONS:
         view.add_item(CaseButton(action, case.id, text(key, lang), style))
-    return _stopped(view)
+    return _stopped(with_site_link(view, link))  # issue 24: the chart's page, in a row of its own
 
 
 async def send_case(
@@ -108,7 +109,8 @@ async def send_case(
         embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
     known = known_for(chart, case, alone)
     picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
-    await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang))
+    link = site_link(chart, lang, host_of(interaction).config.site_url)  # issue 24 (LIUREN_SITE_URL)
+    await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang, link))
     # issue 22 item 10: a chart others see is read without birth data; its author alone is told what it decides.
     mine = birth_embed(chart, case, lang) if not alone and interaction.user.id == case.author_id else None
     if mine is not None:

@@ -1,5 +1,5 @@
 """The environment, read once at start: where Discord is, the bot's default zone, a dev guild,
-shards, and how the daily-post service paces itself. A setting that cannot be used is a
+shards, the study site's address, and how the daily-post service paces itself. A setting that cannot be used is a
 ``ValueError`` naming the variable."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import discord
@@ -21,7 +22,7 @@ from texts.when import default_zone
 from .zones import parse_zone
 
 __all__ = ["Config", "DeliveryConfig", "configure_endpoints", "delivery_settings", "parse_shard_ids",
-           "read_config", "shard_settings"]
+           "read_config", "shard_settings", "site_url"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,7 @@ class Config:
     guild_id: int | None = None  # DISCORD_GUILD_ID: sync the commands to one dev guild at once
     shards: Mapping[str, Any] = field(default_factory=dict)  # shard_count / shard_ids for the client
     delivery: DeliveryConfig = field(default_factory=DeliveryConfig)
+    site_url: str | None = None  # LIUREN_SITE_URL: the study site's address (chart replies link to it)
 
 
 def read_config(env: Mapping[str, str]) -> Config:
@@ -61,7 +63,42 @@ def read_config(env: Mapping[str, str]) -> Config:
     guild = env.get("DISCORD_GUILD_ID", "").strip()
     if guild and not guild.isdigit():
         raise ValueError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild!r}")
-    return Config(zone, int(guild) if guild else None, shard_settings(env), delivery_settings(env))
+    return Config(zone, int(guild) if guild else None, shard_settings(env), delivery_settings(env), site_url(env))
+
+
+# A button's link may hold 512 characters (Discord's spec: ButtonComponentForMessageRequest.url);
+# the longest chart path under the site's address is "zh-TW/chart/d00-y00-h00.html" and a "/".
+URL_MAX = 512
+LONGEST_CHART_PATH = 29
+
+
+def site_url(env: Mapping[str, str]) -> str | None:
+    """LIUREN_SITE_URL, the address ``liuren site build`` output is published at (None: not set).
+
+    It must be an absolute http(s) address that Discord takes as a button's link: ASCII, no
+    spaces, a host, no query or fragment (chart paths are appended to it), short enough that the
+    longest chart page's address fits in 512 characters.
+    """
+    value = env.get("LIUREN_SITE_URL", "").strip()
+    if not value:
+        return None
+    if not value.isascii() or any(c.isspace() or not c.isprintable() for c in value):
+        raise ValueError(f"LIUREN_SITE_URL={value!r} must be ASCII without spaces "
+                         "(percent-encode the path, give the host in its xn-- form)")
+    try:
+        parts = urlsplit(value)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and (parts.port or 0) >= 0
+    except ValueError:  # a malformed host: an unclosed IPv6 bracket, a port that is not a number
+        usable = False
+    if not usable:
+        raise ValueError(f"LIUREN_SITE_URL={value!r} must be the site's http(s) address, "
+                         "e.g. https://liuren-project.github.io/liuren/")
+    if "?" in value or "#" in value:
+        raise ValueError(f"LIUREN_SITE_URL={value!r} must be the site's root, without ?query or #fragment")
+    if len(value.rstrip("/")) + LONGEST_CHART_PATH > URL_MAX:
+        raise ValueError(f"LIUREN_SITE_URL is {len(value)} characters: a chart page's address under it "
+                         f"must fit a button's {URL_MAX}")
+    return value
 
 
 def configure_endpoints(environ: Mapping[str, str]) -> None:

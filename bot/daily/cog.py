@@ -57,7 +57,7 @@ class Daily(commands.Cog):
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
-        self.delivery = Delivery(bot, bot.store, bot.clock, bot.config.delivery, bot.shards_held)
+        self.delivery = Delivery(bot, bot.store, bot.clock, bot.config.delivery, bot.shards_held, bot.config.site_url)
 
     async def cog_load(self) -> None:
         self.delivery.start()

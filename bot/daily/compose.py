@@ -7,10 +7,12 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import discord
+from discord import ui
 
 import engine
 from bot.core.embeds import chart_embeds, group_messages
 from bot.core.send import picture_file
+from bot.core.site_link import SiteLink, link_view, site_link
 from bot.core.words import language_of, text
 from engine.school import DEFAULT_SCHOOL, School
 from texts.picture import Picture, draw
@@ -21,20 +23,28 @@ __all__ = ["Post", "compose", "without_picture"]
 @dataclass(frozen=True, slots=True)
 class Post:
     """A daily post: a header line and the chart's embeds, grouped into Discord-sized messages, and
-    the chart's picture, which the first message uploads and its first embed shows."""
+    the chart's picture, which the first message uploads and its first embed shows; with a site,
+    the link to the chart's page, under the first message."""
 
     content: str
     messages: tuple[tuple[discord.Embed, ...], ...]
     picture: Picture | None = None
+    link: SiteLink | None = None  # issue 24: LIUREN_SITE_URL set
+
+    def view(self) -> ui.View | None:
+        """The first message's buttons: the site link alone (None without a site)."""
+        return link_view(self.link)
 
     def file(self) -> discord.File | None:
         """A fresh upload of the picture (a ``discord.File`` is spent by one request)."""
         return None if self.picture is None else picture_file(self.picture)
 
 
-def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, school: School = DEFAULT_SCHOOL) -> Post:
-    """The chart for `at` in `zone` (cast with the ``school`` options) with its reading and
-    (``image``) its picture, as messages (blocking: run it in a thread). The zone comes parsed:
+def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, school: School = DEFAULT_SCHOOL,
+            site: str | None = None) -> Post:
+    """The chart for `at` in `zone` (cast with the ``school`` options) with its reading,
+    (``image``) its picture and (``site``, the study site's address) the link to its page, as
+    messages (blocking: run it in a thread). The zone comes parsed:
     the chart is cast from the local instant, so nothing here reads a zone name again."""
     local = at.astimezone(zone)
     chart = engine.cast(local, school=school)
@@ -44,7 +54,7 @@ def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, schoo
     picture = draw(chart, theme="dark", lang=lang) if image else None
     if picture is not None:
         messages[0][0].set_image(url=f"attachment://{picture.filename}")
-    return Post(header, tuple(tuple(group) for group in messages), picture)
+    return Post(header, tuple(tuple(group) for group in messages), picture, site_link(chart, lang, site))
 
 
 def without_picture(embeds: tuple[discord.Embed, ...]) -> tuple[discord.Embed, ...]:

@@ -58,8 +58,10 @@ class Delivery:
         clock: Callable[[], datetime],
         config: DeliveryConfig,
         shards: Shards | None = None,
+        site_url: str | None = None,
     ) -> None:
         self.client = client
+        self.site_url = site_url  # LIUREN_SITE_URL: a post links to its chart's page
         self.store = store
         self.clock = clock
         self.config = config
@@ -245,7 +247,7 @@ class Delivery:
         options = await self.store.guild_options(plan.guild_id)  # the one settings read per post
         locale = options.language or plan.locale
         return await off_loop(compose, at, plan.zone, locale, options.image is not False and self.can_attach(plan),
-                              school_from_json(options.school))
+                              school_from_json(options.school), self.site_url)
 
     def can_attach(self, plan: Plan) -> bool:
         """Whether the bot may upload the picture to the channel (as far as the gateway has told it)."""
@@ -327,11 +329,12 @@ class Delivery:
         nonce; returns its id, or raises the last error."""
         content = post.content if index == 0 else None
         embeds = post.messages[index]
+        view = post.view() if index == 0 else None
         for attempt in range(1, self.config.attempts + 1):
             try:
                 upload = post.file() if index == 0 and not state.text_only else None
                 data = await self._sender.send(plan.channel_id, content, embeds, nonce(plan.id, day, index), state,
-                                             upload)
+                                             upload, view)
                 return int(data["id"])
             except discord.Forbidden as error:
                 if upload is None:
@@ -340,7 +343,8 @@ class Delivery:
                 log.warning("daily: schedule id=%d: %s on the upload; posting without the picture", plan.id,
                             describe(error))
                 state.text_only, embeds = True, without_picture(embeds)
-                data = await self._sender.send(plan.channel_id, content, embeds, nonce(plan.id, day, index), state)
+                data = await self._sender.send(plan.channel_id, content, embeds, nonce(plan.id, day, index), state,
+                                             view=view)
                 return int(data["id"])
             except Exception as error:
                 if may_have_arrived(error):
@@ -362,13 +366,14 @@ class Delivery:
             post = await self._compose(plan, at)
             for index, embeds in enumerate(post.messages):
                 upload = post.file() if index == 0 else None
+                view = post.view() if index == 0 else None
                 try:
                     await self._sender.send(plan.channel_id, post.content if index == 0 else None, embeds, None,
-                                          upload=upload)
+                                          upload=upload, view=view)
                 except discord.Forbidden:
                     if upload is None:
                         raise
-                    await self._sender.send(plan.channel_id, post.content, without_picture(embeds), None)
+                    await self._sender.send(plan.channel_id, post.content, without_picture(embeds), None, view=view)
         except Exception as error:
             return ("disabled" if is_gone(error) else "failed"), describe(error)
         return "posted", ""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord import ui
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
@@ -36,7 +37,7 @@ class Sender:
 
     async def send(
         self, channel_id: int, content: str | None, embeds: tuple[discord.Embed, ...], key: str | None,
-        state: Attempt | None = None, upload: discord.File | None = None,
+        state: Attempt | None = None, upload: discord.File | None = None, view: ui.View | None = None,
     ) -> Any:
         await self._pace.wait()
         # A nonce makes discord.py ask for enforce_nonce too (checked below: it is the guarantee).
@@ -44,6 +45,7 @@ class Sender:
         with handle_message_parameters(
             content=content if content is not None else MISSING, embeds=list(embeds), nonce=key,
             file=upload if upload is not None else MISSING, allowed_mentions=discord.AllowedMentions.none(),
+            view=view if view is not None else MISSING,  # issue 24: the site link under the first message
         ) as params:
             if key is not None and params.payload is not None:
                 params.payload["enforce_nonce"] = True
