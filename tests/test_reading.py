@@ -15,17 +15,17 @@ import re
 import pytest
 
 from engine import School, cast_classical
-from engine.chart import Chart
 from engine.symbols import Branch
 from engine.terms import General, Method, PatternName, Position, Role
+from testkit import classical
 from texts import corpus
-from texts.find import classical_charts
 from texts.present import notes, render_reading
-from texts.reading import Entry, Note, Reading, Section, read
+from texts.reading import Entry, Note, Section, read
 
 KANA = re.compile(r"[\u3040-\u30ff]")
-CHARTS: list[Chart] = list(classical_charts(School()))
-READINGS: list[Reading] = [read(chart) for chart in CHARTS]
+# issue 23: cast and read once per run, shared with other files, on first use (testkit/classical.py)
+CHARTS = classical.charts(School())
+READINGS = classical.readings(School())
 # The verse each method's rule begins with (¶51 賊剋, ¶55 比用渉害, ¶63 遙剋, ¶67, ¶71, ¶75, ¶79, ¶83).
 VERSE = {
     Method.重審: "method.賊剋", Method.元首: "method.賊剋", Method.知一: "method.比用渉害",

@@ -23,6 +23,8 @@ from engine.reasons import Rule, Why
 from engine.symbols import Branch, Stem
 from engine.terms import General, Kin, Relation, Role, Seat
 from engine.transmissions import shehai_depth
+from testkit import classical
+from testkit.classical import read  # issue 23: texts.reading.read, each chart read once per run
 from texts import corpus
 from texts.cli import build_parser, run
 from texts.cli import main as cli_main
@@ -30,13 +32,14 @@ from texts.explain import cite, explain, show
 from texts.find import classical_charts
 from texts.present import notes, original, render_reading
 from texts.quiz import Kind, ask, render_board
-from texts.reading import Note, Reading, Section, read
+from texts.reading import Note, Reading, Section
 from texts.words import LANGS, Lang, term, text, words
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = (ROOT / "texts" / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8").split("\n")
-CHARTS: list[Chart] = list(classical_charts(School()))
-READINGS: list[Reading] = [read(chart) for chart in CHARTS]
+# issue 23: cast and read once per run, shared with other files, on first use (testkit/classical.py)
+CHARTS = classical.charts(School())
+READINGS = classical.readings(School())
 DEPTH_SCHOOL = School(shehai_depth_first=True)
 BY_DAY_SCHOOL = School(maoxing_by_day=True)
 

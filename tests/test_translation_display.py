@@ -20,15 +20,14 @@ from collections.abc import Iterator
 import pytest
 
 from engine import cast_classical
-from engine.chart import Chart
 from engine.school import DEFAULT_SCHOOL
+from testkit import classical
 from texts import present
 from texts.__main__ import format_unit
 from texts.__main__ import main as texts_main
 from texts.cli import main as liuren
 from texts.cli import reading_dict
 from texts.corpus import Unit, corpus
-from texts.find import classical_charts
 from texts.present import original, render_reading, role_label, seed_lines, unit_lines, unit_translations
 from texts.quiz import Kind, Level, ask, explanation_lines, make_round, render_reveal
 from texts.reading import Reading, read
@@ -38,8 +37,9 @@ from texts.translation import NOTE_KINDS, Translation, english
 from texts.words import LANGS, Lang, text, words
 
 KANA = re.compile("[\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-CHARTS: list[Chart] = list(classical_charts(DEFAULT_SCHOOL))
-READINGS: list[Reading] = [read(chart) for chart in CHARTS]
+# issue 23: cast and read once per run, shared with other files, on first use (testkit/classical.py)
+CHARTS = classical.charts(DEFAULT_SCHOOL)
+READINGS = classical.readings(DEFAULT_SCHOOL)
 LABEL_EN = "English (this project's translation): "
 LABEL_JA = "Japanese (the seed's translation): "
 MARK = {  # the mark each kind of translator's note is shown with in English
