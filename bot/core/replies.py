@@ -26,7 +26,7 @@ from .embeds import ChartReply, chart_reply
 
 __all__ = ["BUDGET", "remembered_reply"]
 
-BUDGET = 8 * 2**20  # bytes of kept replies (≈ 20–40 KB each)
+BUDGET = 4 * 2**20  # bytes of kept replies (≈ 20–40 KB each: the last hundred or so)
 _WRITERS = ("read", "answer", "build_embeds")  # bot.core.embeds's names of what writes a reply
 _Kept = tuple[tuple[dict[str, Any], ...], frozenset[General], int]
 

@@ -6,7 +6,8 @@ one worker does not hold up another's (issue 21: 64 casts in flight queued behin
 pool is sized to the cores the process may run on: more threads would only take turns. glibc gives
 each thread its own malloc arena, and pictures drawn on six threads held ~30 MB more than the same
 pictures drawn on one: the arenas are capped at the pool's size (``mallopt(M_ARENA_MAX)``, where
-the C library has it).
+the C library has it), and what a drawing freed is handed back to the system (``malloc_trim``) at
+most once a second (a picture's buffers are megabytes; glibc would keep them).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -34,21 +36,34 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _cap_arenas(count: int) -> None:
+def _glibc() -> ctypes.CDLL | None:
     name = ctypes.util.find_library("c")
     try:
         libc = ctypes.CDLL(name) if name else None
-        if libc is not None and hasattr(libc, "mallopt"):
-            libc.mallopt(_M_ARENA_MAX, count)
-    except OSError:  # another C library: its own allocator, nothing to cap
-        pass
+    except OSError:
+        return None
+    return libc if libc is not None and hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
 
 
 WORKERS = max(1, min(4, _cores()))
-_cap_arenas(WORKERS)
+_LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
+if _LIBC is not None:
+    _LIBC.mallopt(_M_ARENA_MAX, WORKERS)
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
+_TRIM_EVERY_S = 1.0
+_trimmed = [0.0]
+
+
+def _run(work: Callable[[], _T]) -> _T:
+    try:
+        return work()
+    finally:
+        now = time.monotonic()
+        if _LIBC is not None and now - _trimmed[0] >= _TRIM_EVERY_S:
+            _trimmed[0] = now
+            _LIBC.malloc_trim(0)
 
 
 async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
     """Run ``work(*args, **kwargs)`` on one of the bot's worker threads and wait for its result."""
-    return await asyncio.get_running_loop().run_in_executor(_POOL, functools.partial(work, *args, **kwargs))
+    return await asyncio.get_running_loop().run_in_executor(_POOL, _run, functools.partial(work, *args, **kwargs))
