@@ -302,6 +302,7 @@ async def test_help_in_the_users_language(standin: DiscordStandIn, start_bot: St
 # -- long replies and errors --------------------------------------------------------------------
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_long_reading_continues_in_followups(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -452,6 +453,7 @@ async def test_image_false_replies_with_text_only(standin: DiscordStandIn, start
     assert "image" not in callback.embeds[0]
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_a_refused_followup_ends_with_a_message_not_silence(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -187,6 +187,7 @@ async def locked(location: str) -> AsyncIterator[None]:
             holder.close()
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_a_locked_database_is_acknowledged_in_time_then_told_clearly(
     standin: DiscordStandIn, start_bot: StartBot, store_location: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -206,6 +207,7 @@ async def test_a_locked_database_is_acknowledged_in_time_then_told_clearly(
 # -- item 6: a pooled PostgreSQL connection is checked before use -------------------------------
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_killed_postgres_backends_are_replaced_before_a_cast_uses_them(
     standin: DiscordStandIn, start_bot: StartBot, postgres_url: str
 ) -> None:
@@ -328,6 +330,7 @@ async def test_a_setter_who_set_it_from_the_refused_channel_is_told_by_dm(harnes
     assert f"<#{daily}>" in told["content"] and "404" in told["content"]
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_a_process_leaving_shards_unheld_says_so_at_start(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -401,6 +404,7 @@ async def test_quiz_answers_faster_than_a_person_are_answered_with_the_wait(
 # -- item 12: past the deadline, a raw long term, contexts --------------------------------------
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_an_answer_past_discords_deadline_is_logged_once_and_not_retried(
     standin: DiscordStandIn, start_bot: StartBot, caplog: pytest.LogCaptureFixture
 ) -> None:

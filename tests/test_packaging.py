@@ -256,6 +256,7 @@ def test_the_units_install_steps_create_etc_liuren_before_writing_into_it() -> N
     assert re.search(r'pip install "liuren\[bot(,postgres)?\]"', steps)  # the bot is an extra
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_the_bot_on_sqlite_runs_without_the_postgres_extra() -> None:
     """`liuren[bot]` alone: the bot starts (no token: the chart for now) and opens its SQLite store;
     a postgresql:// LIUREN_DB is refused in one line naming the extra."""

@@ -84,6 +84,7 @@ def test_every_character_the_picture_may_draw_is_in_the_font() -> None:
         assert not lacking, f"{FONT_FILES[weight]} lacks {''.join(lacking)!r}: run python tools/build_font.py"
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_layouts_draw_only_characters_the_font_has() -> None:
     """Every text of every chart in every language, as laid out, is in the drawable set and the font."""
     wanted = drawable_characters()

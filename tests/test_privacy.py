@@ -240,6 +240,7 @@ async def test_store_step_8_removes_old_copies_of_a_question_and_keeps_every_own
 # -- item 4: exports under the upload limit; notes capped; the author rule for /case note -------------
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_note(
     standin: DiscordStandIn, start_bot: StartBot, location: str
 ) -> None:
@@ -283,6 +284,7 @@ async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_no
     assert refused.body["content"] == text("case.export_none", "en", part=parts + 1, parts=parts)
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_five_thousand_cases_export_in_one_zip_under_discords_limit(
     standin: DiscordStandIn, start_bot: StartBot, db_path: Path
 ) -> None:

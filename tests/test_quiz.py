@@ -330,6 +330,7 @@ def test_liuren_quiz_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
         cli_main(["quiz", "--level", "expert"])
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_a_round_is_the_same_in_another_process() -> None:
     """A store may keep (level, count, seed) and rebuild the round after a restart: nothing in the
     drawing depends on the process (string hashing is randomised per process)."""

@@ -248,6 +248,7 @@ def test_six_relations_are_the_day_stems_in_every_reading() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_the_branchs_upper_is_never_read_against_the_day_branch(lang: Lang) -> None:
     for i, reading in enumerate(READINGS):
         chart = reading.chart
@@ -438,6 +439,7 @@ def test_an_undecided_pattern_is_named_once(lang: Lang) -> None:
     assert undecided >= 1260  # 龍首 alone is undecided in 1,260 of the 1,440 bare charts
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_without_the_reading_the_chart_still_gives_its_patterns_and_trace(capsys: pytest.CaptureFixture[str]) -> None:
     """Said once is not said nowhere: `liuren cast` alone keeps the 課体 and the trace."""
     for i in range(0, len(CHARTS), 97):
@@ -500,6 +502,7 @@ def _every_reading() -> list[Reading]:
                        for c in classical_charts(school)]
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_every_note_is_the_seeds_the_readings_or_stated_from_the_chart() -> None:
     """issue 19 item 9: 「ただし初伝亥は空亡：この課体の力は空に落ちる」 is a verdict the seed never gives."""
     for reading in _every_reading():

@@ -137,6 +137,7 @@ def _json_text(data: object) -> Iterator[str]:
             yield from _json_text(value)
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_all_1440_charts_speak_the_readers_script() -> None:
     """render + reading + JSON text in zh-TW, zh-CN and English, for every classical chart; the
     picture's texts and alt text for every fifth (they draw the same labels and terms)."""

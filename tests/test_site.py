@@ -116,6 +116,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_the_same_input_builds_the_same_bytes(tmp_path: Path) -> None:
     """Twice, once by a pool of two and once in one process, and once over the first build."""
     days = parse_days("丙寅")
@@ -171,6 +172,7 @@ def internal_links(root: Path) -> Iterator[tuple[Path, str]]:
             yield page, link
 
 
+@pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_every_internal_link_resolves(site: Path) -> None:
     ids: dict[Path, set[str]] = {}
     broken = []
