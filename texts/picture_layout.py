@@ -208,7 +208,12 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
     else:
         zone = f"{m.zone} {m.local.tzname()}" if m.local.tzname() not in (None, m.zone) else m.zone
         line = text("picture.moment", lang, when=hour_span(chart), zone=zone)
-        items.append(Text(MARGIN, y, line, _fit(measure, line, 16, False, room), "muted"))
+        size = _fit(measure, line, 16, False, room)
+        # A long zone name (America/Argentina/ComodRivadavia) does not fit even at the smallest size:
+        # it goes on a line of its own rather than past the margin.
+        for i, part in enumerate(_wrap(measure, line, size, False, room)):
+            y += 20 if i else 0
+            items.append(Text(MARGIN, y, part, size, "muted"))
         y += 24
         line = text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour)
         term = text("picture.principal_term", lang, term=solar_term(m.principal_term.name, lang))
