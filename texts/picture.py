@@ -264,7 +264,7 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
-    key = (_hour_key(chart), theme, lang, known, highlight)  # issue 21: one picture per 時
+    key = (hour_key(chart), theme, lang, known, highlight)  # issue 21: one picture per 時
     with _LOCK:
         png = _CACHE.get(key)
     if png is not None:
@@ -292,10 +292,10 @@ def _hour_moment(m: Moment | None) -> Moment | None:
     return replace(m, local=start)
 
 
-def _hour_key(chart: Chart) -> tuple[object, ...]:
+def hour_key(chart: Chart) -> tuple[object, ...]:
     """What ``of_the_hour(chart)`` is made of, quicker to hash than the chart (which follows from its
     classical inputs and school); the offset apart, as a clock change's repeated hour has equal
-    local times."""
+    local times. Two charts of one key get one picture and one alt text (only ``filename`` differs)."""
     m = _hour_moment(chart.moment)
     return chart.day, chart.yuejiang, chart.hour, chart.school, m, None if m is None else m.local.utcoffset()
 
@@ -331,7 +331,7 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
     png = render_png(chart, theme=theme, lang=lang, known=known, highlight=highlight)
-    key = (_hour_key(chart), lang, known)  # issue 21: the alt text once per 時
+    key = (hour_key(chart), lang, known)  # issue 21: the alt text once per 時
     with _LOCK:
         alt = _ALT.get(key)
     if alt is None:
@@ -449,8 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "of_the_hour", "render_png",
-           "warm"]
+__all__ = ["THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "of_the_hour",
+           "render_png", "warm"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

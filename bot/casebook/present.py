@@ -7,6 +7,7 @@ in bot.casebook.cog (and /cast, /chart in bot.study).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,9 +27,10 @@ from engine.facts import Facts
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
 from texts.explain import explain
+from texts.lru import LRU
 from texts.matter_reading import answer
 from texts.matters import choose
-from texts.picture import Picture, Theme, draw
+from texts.picture import Picture, Theme, draw, filename, hour_key
 from texts.present import unit_lines
 
 from .privacy import known_for
@@ -57,6 +59,10 @@ NOTE_MAX = 1000
 HISTORY_PAGE = 10
 SOURCE_PAGE = 3800  # characters of matched lines per ephemeral page (an embed description holds 4096)
 Scope = Literal["mine", "server"]
+PICTURES_KEPT = 8  # pictures of the last 時 drawn, kept on the loop's side (their PNGs are texts.picture's)
+_Drawn = tuple[tuple[object, ...], Theme, Lang, Facts | None, frozenset[General]]
+_PICTURES: LRU[_Drawn, Picture] = LRU(PICTURES_KEPT)
+_DRAWING: dict[_Drawn, asyncio.Future[Picture]] = {}
 
 
 def chart_of(case: Case) -> Chart:
@@ -97,9 +103,23 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
 
 async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: Facts | None = None,
                       spirits: frozenset[General] = frozenset()) -> Picture:
-    """The chart's picture, with the querent's 本命/行年 (``known``) and the 類神' cells marked."""
+    """The chart's picture, with the querent's 本命/行年 (``known``) and the 類神' cells marked.
+
+    Issue 21: every cast of one 時 shares one picture (texts.picture.hour_key), so one drawn before
+    is given back here without a trip to a worker thread, and casts of one 時 that arrive together
+    wait for one drawing instead of each drawing it."""
     chosen: Theme = "light" if theme == "light" else "dark"
-    return await off_loop(draw, chart, theme=chosen, lang=lang, known=known, highlight=spirits)
+    key: _Drawn = (hour_key(chart), chosen, lang, known, spirits)
+    kept = _PICTURES.get(key)
+    if kept is None:
+        drawing = _DRAWING.get(key)
+        if drawing is None:
+            drawing = _DRAWING[key] = asyncio.ensure_future(
+                off_loop(draw, chart, theme=chosen, lang=lang, known=known, highlight=spirits))
+            drawing.add_done_callback(lambda _: _DRAWING.pop(key, None))
+        kept = _PICTURES.put(key, await asyncio.shield(drawing))  # one caller cancelled stops no other
+    name = filename(chart)  # the attachment still names the minute
+    return kept if kept.filename == name else Picture(kept.png, kept.alt, name)
 
 
 async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed: str, lang: Lang) -> Case:

@@ -51,6 +51,10 @@ class Driver(Protocol):
         """One statement for many parameter rows, in one transaction."""
         ...
 
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+        """The statements in one transaction (all or nothing); the rows each returned ([] for none)."""
+        ...
+
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,
                     limit: int) -> tuple[Claimed, ...]:
         """Lease up to `limit` enabled schedules due at `now` (of `shards`' guilds) until `until`,

@@ -209,6 +209,14 @@ class PostgresDriver:
                 counts.append((await conn.execute(sql(statement), tuple(params))).rowcount)
         return counts
 
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+        found: list[Rows] = []
+        async with self._connection() as conn, conn.transaction():
+            for statement, params in steps:
+                cursor = await conn.execute(sql(statement), tuple(params))
+                found.append(list(await cursor.fetchall()) if cursor.description is not None else [])
+        return found
+
     async def execute_many(self, statement: str, rows: Sequence[Params]) -> None:
         async with self._connection() as conn, conn.transaction(), conn.cursor() as cursor:
             await cursor.executemany(sql(statement), [tuple(r) for r in rows])

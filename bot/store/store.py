@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
 from . import sql as q
+from .batch import Batched
 from .driver import Driver
 from .location import Location
 from .remembered import Remembered
@@ -58,6 +59,8 @@ class Store:
         # issue 21: read on every /cast, rarely written; forgotten on every write (bot.store.remembered)
         self._options: Remembered[int, GuildOptions] = Remembered(REMEMBERED)
         self._profiles: Remembered[int, Profile | None] = Remembered(REMEMBERED)
+        # issue 21: the cases of casts made together are written in one transaction (bot.store.batch)
+        self._cases = Batched(lambda steps: self.driver.fetch_batch(steps))
 
     @property
     def location(self) -> Location:
@@ -65,8 +68,11 @@ class Store:
         return self.driver.location
 
     async def close(self) -> None:
-        """Release the connection(s); further calls fail."""
-        await self.driver.close()
+        """Finish the writes under way, then release the connection(s); further calls fail."""
+        try:
+            await self._cases.close()
+        finally:
+            await self.driver.close()
 
     # -- server settings (one row per server) ---------------------------------------------------
 
@@ -260,10 +266,11 @@ class Store:
     # -- the casebook (/case, /history) and profiles ------------------------------------------------
 
     async def add_case(self, new: NewCase) -> Case:
-        """Record a cast under a new random id (a clash is retried); returns it as stored."""
+        """Record a cast under a new random id (a clash is retried); returns it once stored (committed,
+        maybe in one transaction with other casts made at the same time)."""
         storable(new.question)
         for _ in range(ID_TRIES):
-            rows = await self.driver.fetch(q.INSERT_CASE, q.case_params(new_case_id(), new))
+            rows = await self._cases.fetch(q.INSERT_CASE, q.case_params(new_case_id(), new))
             if rows:
                 # An emptied or vanished SQLite file is then refused, not silently replaced.
                 await self.driver.note_used()

@@ -1,0 +1,97 @@
+"""Writes gathered into shared transactions (issue 21: group commit): the cases every /cast records.
+
+Each caller still awaits its own write: it gets the rows its statement returned once the
+transaction holding it has committed, or the error the database raised. Nothing is reported as
+stored before it is, so no write is lost to a crash, a restart or a failure, and a failure reaches
+the caller who made the write (a /cast then says the database is busy, as for a write of its own).
+
+A write made while no transaction is being written starts one at the loop's next turn, with the
+other writes made by then; writes made while one is being written go into the next, which starts
+as soon as that one is done. So a lone write waits for nothing more than before, and under load
+one transaction, one commit and one trip to the database's thread carry many writes. A batch the
+database refuses for a reason other than "not now" (``StoreUnavailable``) is written again one
+write at a time, so a bad row fails alone. ``close`` waits for every write made before it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Awaitable, Callable, Sequence
+
+from .driver import Params, Rows, StoreUnavailable
+
+__all__ = ["BATCH_MAX", "Batched"]
+
+BATCH_MAX = 256  # writes per transaction (64 casts in flight fill a quarter of it)
+Write = Callable[[Sequence[tuple[str, Params]]], Awaitable[list[Rows]]]
+_Pending = tuple[str, Params, "asyncio.Future[Rows]"]
+
+
+class Batched:
+    """Statements run in shared transactions through ``write`` (a driver's ``fetch_batch``)."""
+
+    __slots__ = ("_closed", "_pending", "_running", "_write", "most")
+
+    def __init__(self, write: Write, most: int = BATCH_MAX) -> None:
+        self._write, self.most = write, most
+        self._pending: list[_Pending] = []
+        self._running: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def fetch(self, statement: str, params: Params) -> Rows:
+        """The rows ``statement`` returned, once the transaction holding it has committed."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Rows] = loop.create_future()
+        self._pending.append((statement, params, done))
+        if self._running is None:
+            self._running = loop.create_task(self._drain(), name="liuren-batched-writes")
+        return await done
+
+    async def close(self) -> None:
+        """Refuse new writes and wait until every write made before is committed (or has failed)."""
+        self._closed = True
+        if self._running is not None:
+            await asyncio.shield(self._running)
+
+    async def _drain(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending[: self.most], self._pending[self.most:]
+                await self._commit(batch)
+        finally:
+            self._running = None
+
+    async def _commit(self, batch: list[_Pending]) -> None:
+        try:
+            results = await self._write([(statement, params) for statement, params, _ in batch])
+        except StoreUnavailable as error:  # "not now" for every write alike: each caller is told
+            for _, _, done in batch:
+                _fail(done, error)
+        except Exception as error:
+            if len(batch) == 1:
+                _fail(batch[0][2], error)
+            else:  # one bad row must not fail the others: each on its own
+                for item in batch:
+                    await self._commit([item])
+        except BaseException:  # cancelled (the loop is closing): the callers must not wait forever
+            for _, _, done in batch:
+                done.cancel()
+            raise
+        else:
+            for (_, _, done), rows in zip(batch, results, strict=True):
+                if not done.done():  # a caller that stopped waiting (cancelled) has its row stored anyway
+                    done.set_result(rows)
+
+
+def _fail(done: asyncio.Future[Rows], error: Exception) -> None:
+    """Give the caller the error (its own copy, so the tracebacks of callers do not pile up on one)."""
+    if not done.done():
+        try:
+            own = copy.copy(error)
+        except Exception:  # an exception that cannot be copied: shared
+            own = error
+        own.__cause__ = error.__cause__
+        done.set_exception(own)

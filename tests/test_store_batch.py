@@ -1,0 +1,152 @@
+"""Casts made together are written in one transaction (issue 21, bot.store.batch), and each write
+is still its caller's own: stored before it returns, its failure told to its caller alone, never
+lost when the store closes. On both backends (SQLite file, PostgreSQL schema)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import Any, TypeVar
+
+import pytest
+
+from bot.store import Store, StoreUnavailable, open_store
+from bot.store import store as store_module
+from bot.store.batch import Batched
+from bot.store.driver import Params, Rows
+from bot.store.values import NewCase, school_json
+from engine.school import School
+
+T = 1_800_000_000
+T_ = TypeVar("T_")
+
+
+def draft(author: int = 7, at: int = T, question: str | None = None) -> NewCase:
+    return NewCase(
+        guild_id=100, channel_id=200, author_id=author, private=False, instant="2026-11-29T05:00:00+00:00",
+        zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()), question=question,
+        birth_year=None, sex=None, created_at=at,
+    )
+
+
+@pytest.fixture
+async def store(store_location: str) -> AsyncIterator[Store]:
+    opened = await open_store(store_location)
+    yield opened
+    await opened.close()
+
+
+def count_batches(store: Store) -> list[int]:
+    """The sizes of the transactions the store's case writes go through, as they are written."""
+    sizes: list[int] = []
+    write = store.driver.fetch_batch
+
+    async def counted(steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+        sizes.append(len(steps))
+        return await write(steps)
+
+    setattr(store.driver, "fetch_batch", counted)  # noqa: B010 - count the transactions
+    return sizes
+
+
+async def test_casts_made_together_share_a_transaction_and_each_is_stored(store: Store) -> None:
+    sizes = count_batches(store)
+    cases = await asyncio.gather(*(store.add_case(draft(author=i, at=T + i)) for i in range(40)))
+    assert sum(sizes) == 40 and len(sizes) < 40 and max(sizes) > 1, sizes
+    assert len({c.id for c in cases}) == 40
+    for case, author in zip(cases, range(40), strict=True):
+        assert case.author_id == author and await store.case(case.id) == case
+    newest_first = await store.cases_by_author(39, 0, 5)
+    assert [c.id for c in newest_first] == [cases[39].id]
+
+
+async def test_a_lone_cast_waits_for_no_other(store: Store) -> None:
+    sizes = count_batches(store)
+    first = await store.add_case(draft())
+    second = await store.add_case(draft(at=T + 1))
+    assert sizes == [1, 1] and first.id != second.id
+
+
+async def test_ids_clashing_inside_one_transaction_are_drawn_again(store: Store,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = iter(["AAAAAA", "AAAAAA", "BBBBBB"])
+    monkeypatch.setattr(store_module, "new_case_id", lambda: next(ids))
+    one, two = await asyncio.gather(store.add_case(draft(author=1)), store.add_case(draft(author=2)))
+    assert (one.id, two.id) == ("AAAAAA", "BBBBBB")
+    assert (await store.case("BBBBBB")) == two
+
+
+async def test_writes_made_before_close_are_stored(store_location: str) -> None:
+    opened = await open_store(store_location)
+    writes = [asyncio.create_task(opened.add_case(draft(author=5, at=T + i))) for i in range(10)]
+    await asyncio.sleep(0)  # each has handed its write over; none has been committed yet
+    await opened.close()
+    saved = [await w for w in writes]
+    with pytest.raises(RuntimeError):
+        await opened.add_case(draft())
+    again = await open_store(store_location)
+    try:
+        assert {c.id for c in await again.cases_by_author(5, 0, 20)} == {c.id for c in saved}
+    finally:
+        await again.close()
+
+
+async def test_a_cancelled_caller_still_has_its_case_stored(store: Store) -> None:
+    waiting = asyncio.create_task(store.add_case(draft(author=6)))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    await store.add_case(draft(author=8))  # written after the cancelled one's transaction
+    assert len(await store.cases_by_author(6, 0, 5)) == 1
+
+
+# -- failures, on a stand-in for the driver ----------------------------------------------------
+
+async def within(waiting: Awaitable[T_], seconds: float = 5.0) -> T_:
+    """A caller left waiting forever fails the test instead of hanging it."""
+    return await asyncio.wait_for(waiting, seconds)
+
+
+class Flaky:
+    """fetch_batch refusing as told: every batch while `down`, or any batch holding a "bad" row."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.batches: list[list[Any]] = []
+
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+        await asyncio.sleep(0)
+        self.batches.append([p[0] for _, p in steps])
+        if self.down:
+            raise StoreUnavailable("the stand-in database is down")
+        if any(p[0] == "bad" for _, p in steps):
+            raise ValueError("a row the database refuses")
+        return [[(p[0],)] for _, p in steps]
+
+
+async def test_a_database_that_cannot_answer_now_is_told_to_every_caller_once() -> None:
+    flaky = Flaky()
+    flaky.down = True
+    batched = Batched(flaky.fetch_batch)
+    told = await within(asyncio.gather(*(batched.fetch("INSERT", (n,)) for n in range(5)), return_exceptions=True))
+    assert all(isinstance(t, StoreUnavailable) for t in told) and len({id(t) for t in told}) == 5
+    assert flaky.batches == [[0, 1, 2, 3, 4]]  # not tried again row by row: it is "not now" for all
+    flaky.down = False
+    assert await batched.fetch("INSERT", (9,)) == [(9,)]  # and it recovers
+
+
+async def test_a_bad_row_fails_alone() -> None:
+    flaky = Flaky()
+    batched = Batched(flaky.fetch_batch)
+    told = await within(asyncio.gather(*(batched.fetch("INSERT", (v,)) for v in ("a", "bad", "c")),
+                                       return_exceptions=True))
+    assert told[0] == [("a",)] and told[2] == [("c",)]
+    assert isinstance(told[1], ValueError)
+    assert flaky.batches[0] == ["a", "bad", "c"] and ["a"] in flaky.batches and ["c"] in flaky.batches
+
+
+async def test_writes_beyond_a_batch_go_into_the_next() -> None:
+    flaky = Flaky()
+    batched = Batched(flaky.fetch_batch, most=4)
+    found = await within(asyncio.gather(*(batched.fetch("INSERT", (n,)) for n in range(10))))
+    assert found == [[(n,)] for n in range(10)]
+    assert [len(b) for b in flaky.batches] == [4, 4, 2]
