@@ -86,11 +86,47 @@ def _stopped(view: ui.View) -> ui.View:
     return view
 
 
+class _Sent(ui.View):
+    """A chart's buttons as sent (stopped: presses reach the registered CaseButtons), their
+    components given as written: ``case_view`` makes them from one language's template."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self._components = components
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._components
+
+
+_PLACEHOLDER = "000000"  # a case id, replaced in the template by the case's own
+_TEMPLATES: dict[Lang, tuple[dict[str, Any], ...]] = {}
+
+
+def _template(lang: Lang, link: SiteLink | None) -> tuple[dict[str, Any], ...]:
+    """The components of a chart's buttons in ``lang``, made from the CaseButtons themselves, once
+    per language (issue 21: not five DynamicItems and a view built for every reply); with a link
+    (it differs per chart), made again."""
+    found = _TEMPLATES.get(lang) if link is None else None
+    if found is None:
+        view = ui.View(timeout=None)
+        for action, label, style in ACTIONS:
+            view.add_item(CaseButton(action, _PLACEHOLDER, text(label, lang), style))
+        found = tuple(with_site_link(view, link).to_components())  # issue 24: the chart's page, a row of its own
+        if link is None:
+            _TEMPLATES[lang] = found
+    return found
+
+
 def case_view(case: Case, lang: Lang, link: SiteLink | None = None) -> ui.View:
-    view = ui.View(timeout=None)
-    for action, key, style in ACTIONS:
-        view.add_item(CaseButton(action, case.id, text(key, lang), style))
-    return _stopped(with_site_link(view, link))  # issue 24: the chart's page, in a row of its own
+    """The buttons under a case's chart, their custom ids carrying the case id."""
+    own = f":{case.id}"
+    return _Sent([
+        {**row, "components": [
+            {**c, "custom_id": c["custom_id"].removesuffix(f":{_PLACEHOLDER}") + own} if "custom_id" in c else c
+            for c in row["components"]
+        ]} for row in _template(lang, link)
+    ])
 
 
 async def send_case(

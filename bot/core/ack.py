@@ -148,12 +148,15 @@ def watch(interaction: discord.Interaction[Any], after: float = ACK_AFTER) -> No
     response = AckedResponse(interaction)
     # discord.py caches the response in this slot; ours is a drop-in subclass.
     setattr(interaction, "_cs_response", response)  # noqa: B010 (a slot mypy does not see)
+    # issue 21: a timer, not a task sleeping for every interaction; the deferral's task is made
+    # only for one that has not answered by then.
+    asyncio.get_running_loop().call_later(after, _deadline, response)
 
-    async def watchdog() -> None:
-        await asyncio.sleep(after)
-        await response.auto_defer()
 
-    task = asyncio.get_running_loop().create_task(watchdog(), name="liuren-ack")
+def _deadline(response: AckedResponse) -> None:
+    if response.is_done() or expired(response._parent):
+        return
+    task = asyncio.get_running_loop().create_task(response.auto_defer(), name="liuren-ack")
     _watchdogs.add(task)
     task.add_done_callback(_watchdogs.discard)
 
