@@ -99,6 +99,21 @@ _CJK_DATE_MD = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 _CJK_TIME = re.compile(r"(\d{1,2})\s*" + _HOUR_MARK + r"\s*(?:整|(\d{1,2})\s*分?)?(?:\s*(\d{1,2})\s*秒)?")
 # A clock time must be present: a chart needs the hour, and guessing midnight would invent it.
 _HAS_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}")
+# issue 21: the commonest form (the one the docs and the bench type), read without dateutil
+_PLAIN = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?")
+
+
+def _plain(text: str) -> datetime | None:
+    """``YYYY-MM-DD HH:MM[:SS]`` naming a real date and time, as dateutil reads it; None otherwise
+    (another form, or values dateutil may read its own way, such as a 13th month)."""
+    found = _PLAIN.fullmatch(text)
+    if found is None:
+        return None
+    try:
+        year, month, day, hour, minute, second = (int(g) for g in found.groups(default="0"))
+        return datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        return None
 
 
 def _cjk_number(numeral: str) -> str:
@@ -172,7 +187,7 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     from dateutil import parser as dateutil_parser  # issue 21: imported by the first text read, not at start-up
 
     try:
-        parsed: datetime = dateutil_parser.parse(text, default=default, yearfirst=True, dayfirst=False)
+        parsed: datetime = _plain(text) or dateutil_parser.parse(text, default=default, yearfirst=True, dayfirst=False)
     except (dateutil_parser.ParserError, ValueError, OverflowError) as error:
         raise WhenError(raw, "unreadable", f"cannot read {raw!r} as a date and time") from error
     if ending is not None:
