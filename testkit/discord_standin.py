@@ -269,6 +269,7 @@ class DiscordStandIn:
         application_id: int | None = None,
         bot_user_id: int | None = None,
         heartbeat_interval_ms: int = 41_250,
+        max_concurrency: int = 1,
     ) -> None:
         self.token = token
         self.guilds: list[GuildSpec] = list(guilds) if guilds is not None else [GuildSpec()]
@@ -276,6 +277,8 @@ class DiscordStandIn:
         self.bot_user_id = bot_user_id or self.application_id
         self.user_id = snowflake()  # the human who runs commands
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        # GET /gateway/bot's max_concurrency: IDENTIFYs allowed per 5 s (Discord gives most bots 1)
+        self.max_concurrency = max_concurrency
         self.requests: list[Recorded] = []
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
@@ -285,6 +288,7 @@ class DiscordStandIn:
         self.failures: dict[int, Failure] = {}
         self.followup_failure: Failure | None = None
         self.identifies: list[dict[str, Any]] = []
+        self.identified_at: list[float] = []  # time.monotonic() of each IDENTIFY, parallel to identifies
         self.errors: list[Exception] = []  # exceptions raised inside the stand-in itself
         self.callback_deadline = 3.0  # seconds Discord waits for an interaction's first answer
         self.dm_channels: dict[int, int] = {}  # user id → DM channel id
@@ -615,6 +619,7 @@ class DiscordStandIn:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
                     self.identifies.append(payload["d"])
+                    self.identified_at.append(time.monotonic())
                     await self._ready(ws, payload["d"].get("shard"))
                 elif op == 6:  # resume
                     self._sockets.append(ws)
@@ -746,7 +751,7 @@ class DiscordStandIn:
             })
         if path == "/gateway/bot" and method == "GET":
             return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
-                "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+                "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": self.max_concurrency}})
         if parts[:1] == ["applications"] and len(parts) >= 3 and parts[1] == app:
             guild_id = int(parts[3]) if len(parts) >= 5 and parts[2] == "guilds" else None
             if parts[-1] == "commands":

@@ -330,10 +330,10 @@ async def test_a_setter_who_set_it_from_the_refused_channel_is_told_by_dm(harnes
     assert f"<#{daily}>" in told["content"] and "404" in told["content"]
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_a_process_leaving_shards_unheld_says_so_at_start(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
+    harness.standin.max_concurrency = 2  # both shards identify at once (bot/core/identify.py)
     with caplog.at_level(logging.WARNING, logger="bot.daily"):
         await harness.start(shard_count=4, shard_ids=[0, 1])
         await harness.settle()

@@ -10,9 +10,11 @@ import signal
 import pytest
 
 from bot.core.config import parse_shard_ids, shard_settings
+from bot.core.identify import WINDOW
 from bot.store import Shards, open_store
 from testkit.discord_standin import ChannelSpec, DiscordStandIn, GuildSpec
 from testkit.processes import due_now, finish, run_bot, until
+from tests.conftest import StartBot
 
 COUNT = 4
 
@@ -47,6 +49,7 @@ async def test_two_processes_post_each_channel_once_through_a_kill(
     assert [Shards(COUNT, (n,)).holds(g.id) for n, g in enumerate(guilds)] == [True] * COUNT
     for g in guilds:
         await due_now(postgres_url, g.id, g.channels[0].id)
+    standin.max_concurrency = COUNT  # every shard its own IDENTIFY bucket: no process waits 5 s per shard
     # Shard 0's answer is slow, so process A is killed with its post stored but unanswered.
     standin.slow_answer(channel[0], 3.0)
     common = {**standin.env(), "DISCORD_TOKEN": standin.token, "LIUREN_DB": postgres_url,
@@ -94,3 +97,32 @@ async def test_two_processes_post_each_channel_once_through_a_kill(
         await store.close()
     for n, g in enumerate(guilds):
         assert rows[g.id].message_id == int(standin.messages[channel[n]][0]["id"])
+
+
+# -- IDENTIFY pacing (bot/core/identify.py): Discord's max_concurrency, read from GET /gateway/bot ----------
+
+
+def _gaps(standin: DiscordStandIn) -> dict[int, float]:
+    """Seconds from the first IDENTIFY to each shard's."""
+    first = standin.identified_at[0]
+    return {i["shard"][0]: t - first for i, t in zip(standin.identifies, standin.identified_at, strict=True)}
+
+
+async def test_shards_in_different_identify_buckets_identify_together(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    standin.max_concurrency = 2
+    await start_bot(shard_count=2, timeout=4)
+    assert any(r.method == "GET" and r.path == "/gateway/bot" for r in standin.requests)
+    gaps = _gaps(standin)
+    assert sorted(gaps) == [0, 1] and gaps[1] < 1.0, gaps  # discord.py's own hook would wait 5 s
+
+
+@pytest.mark.slow  # a 5 s window, waited for real
+async def test_a_second_shard_in_the_same_bucket_waits_its_window_and_no_more(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    standin.max_concurrency = 2  # shards 0 and 2 share bucket 0; shard 1 has its own
+    await start_bot(shard_count=3, timeout=15)
+    gaps = _gaps(standin)
+    assert gaps[1] < 1.0 and WINDOW <= gaps[2] < WINDOW + 1.5, gaps

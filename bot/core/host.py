@@ -10,6 +10,8 @@ closes the store. The host knows no feature: it loads them by name.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -23,12 +25,15 @@ from bot.store import Location, Shards, Store, default_location, held, open_stor
 
 from .config import Config, DeliveryConfig, configure_endpoints, read_config
 from .errors import LiurenTree
+from .identify import IdentifyPacer
 from .logs import silence_voice_warnings
 from .send import NO_PINGS
 from .sync import sync_if_changed, sync_state_path
 from .words import Translator
 
 __all__ = ["EXTENSIONS", "LiurenBot", "host_of", "make_bot"]
+
+log = logging.getLogger("bot")
 
 # The features, each a package with its cogs (bot/<feature>/__init__.py has the setup).
 EXTENSIONS = ("bot.study", "bot.daily", "bot.settings", "bot.quiz", "bot.casebook")
@@ -82,6 +87,7 @@ class LiurenBot(commands.AutoShardedBot):
         self.force_sync = force_sync
         self.extension_names = tuple(extensions)
         self.synced: bool | None = None  # whether the last start synced commands
+        self.identify_pacer = IdentifyPacer()  # max_concurrency read from Discord in setup_hook
 
     @property
     def shards_held(self) -> Shards | None:
@@ -92,11 +98,24 @@ class LiurenBot(commands.AutoShardedBot):
         if self._opened is None:
             self._opened = self.store = await open_store(self.location)
         await self.tree.set_translator(Translator())
+        try:
+            limits = await self.fetch_session_start_limits()
+        except (discord.HTTPException, discord.GatewayNotFound) as error:  # pace as the smallest bot
+            log.info("the gateway's IDENTIFY limits could not be read (%s); one IDENTIFY per 5 s", error)
+        else:
+            self.identify_pacer = IdentifyPacer(limits.max_concurrency)
         for name in self.extension_names:
             await self.load_extension(name)
         self.synced = await sync_if_changed(
             self, sync_state_path(self.location), self.guild_id, force=self.force_sync
         )
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait only as long as Discord's IDENTIFY window for this shard's bucket still runs
+        (bot/core/identify.py), not discord.py's fixed 5 s before every shard but the first."""
+        delay = self.identify_pacer.wait(shard_id, now=asyncio.get_running_loop().time())
+        if delay > 0:
+            await asyncio.sleep(delay)
 
     async def close(self) -> None:
         """Unload the features (their services stop claiming and let work in flight finish),
