@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,18 @@ from testkit.daily_harness import Clock, Harness, utc
 from testkit.discord_standin import DiscordStandIn, GuildSpec
 
 StartBot = Callable[..., Awaitable[Any]]
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """How many workers ``-n auto`` (pyproject's addopts) starts: two per core for the whole suite —
+    about half its time is spent waiting on real bot processes, sockets and PostgreSQL, not computing —
+    and none (one process, no start-up cost) when tests were named on the command line.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` or an explicit ``-n N`` still decides, as pytest-xdist documents."""
+    if number := os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").strip():
+        return int(number)
+    if config.args_source is pytest.Config.ArgsSource.ARGS:
+        return 0
+    return 2 * len(os.sched_getaffinity(0))
 
 
 @pytest.fixture(autouse=True)
@@ -124,8 +137,6 @@ DEFAULT_POSTGRES_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def postgres_dsn() -> str:
-    import os
-
     return os.environ.get(POSTGRES_DSN_VAR) or DEFAULT_POSTGRES_DSN
 
 
@@ -146,8 +157,6 @@ def _postgres_unavailable(dsn: str) -> str | None:
 @pytest.fixture(scope="session")
 def postgres_server() -> str:
     """The DSN of a live PostgreSQL server; skips (or, with LIUREN_REQUIRE_POSTGRES=1, fails)."""
-    import os
-
     dsn = postgres_dsn()
     why = _postgres_unavailable(dsn)
     if why is not None:

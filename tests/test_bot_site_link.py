@@ -30,6 +30,9 @@ from texts.cli import main as cli
 from texts.site import chart_path
 from texts.words import LANGS
 
+# One worker builds this module's site (a module fixture) once: pytest-xdist's loadgroup.
+pytestmark = pytest.mark.xdist_group("site_link")
+
 SPEC = Path("/work/shared/discord-api-spec/openapi.json")
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo: 丁未日, 未時
 BASE = "https://example.org/liuren/"

@@ -24,6 +24,9 @@ import pytest
 
 from texts.site.build import build, parse_days
 
+# One worker builds this module's site (a module fixture) once: pytest-xdist's loadgroup.
+pytestmark = pytest.mark.xdist_group("site")
+
 CHROMIUM = os.environ.get("LIUREN_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("LIUREN_CHROMEDRIVER", "/usr/bin/chromedriver")
 
