@@ -12,6 +12,7 @@ Every definition is restated below from docs/rules.md §7 with its own small tab
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import pytest
@@ -21,6 +22,7 @@ from engine.facts import Facts, Sex, facts
 from engine.patterns import PATTERN_NAMES, Unknown, classify, detect
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Input, Method, PatternName
+from testkit.classical import Lazy
 from texts.explain import explain
 
 BRANCH_CHARS = "子丑寅卯辰巳午未申酉戌亥"
@@ -173,10 +175,12 @@ def classical(hour: Branch) -> list[Chart]:
     return [cast_classical(day, hour + k, hour) for day in PILLARS for k in range(12)]
 
 
-DAY = classical(Branch.午)  # 晝
-NIGHT = classical(Branch.子)  # 夜
+# Cast on first use (testkit.classical.Lazy), so a worker or a run that selects none of the tests
+# using them does not cast 8,742 charts at collection.
+DAY = Lazy(lambda: classical(Branch.午))  # 晝
+NIGHT = Lazy(lambda: classical(Branch.子))  # 夜
 START, STEP = datetime(2020, 1, 1, 0, 30), timedelta(hours=7, minutes=13)
-INSTANTS = [cast(START + i * STEP, "Asia/Tokyo") for i in range(6 * 1217)]  # ≈ six years
+INSTANTS = Lazy(lambda: [cast(START + i * STEP, "Asia/Tokyo") for i in range(6 * 1217)])  # ≈ six years
 
 
 def moment_known(chart: Chart, walking: str | None = None) -> Known:
@@ -191,14 +195,14 @@ def test_day_and_night_share_offsets() -> None:
 
 
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
-def test_classical_charts_agree_with_definitions(charts: list[Chart]) -> None:
+def test_classical_charts_agree_with_definitions(charts: Sequence[Chart]) -> None:
     nothing = Known(None, None, None)
     for chart in charts:
         assert actual(chart) == expected(chart, nothing), f"{chart.day} k={chart.plate.offset} {chart.hour}"
 
 
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
-def test_classical_charts_with_month_year_and_birth_given(charts: list[Chart]) -> None:
+def test_classical_charts_with_month_year_and_birth_given(charts: Sequence[Chart]) -> None:
     # Vary the given month, year and querent over the charts so every month and sex is used.
     for i, chart in enumerate(charts):
         month, year = BRANCHES[i % 12], BRANCHES[(i * 5) % 12]
