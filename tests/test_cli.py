@@ -217,3 +217,18 @@ def test_english_transmission_rows_line_up(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out.splitlines()
     rows = [line for line in out if line.split(" ")[0] in ("initial", "middle", "final")]
     assert len(rows) == 3 and len({row.index("  ", len("initial")) for row in rows}) == 1
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_trace_leaves_the_trace_out_of_the_reading_too(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from texts.explain import explain
+
+    args = ["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading", "--lang", lang]
+    steps = [explain(w, lang) for w in cast_classical("甲子", "亥", "午").transmissions.trace]
+    assert main(args) == 0
+    full = capsys.readouterr().out
+    assert main([*args, "--no-trace"]) == 0
+    short = capsys.readouterr().out
+    assert steps and all(step in full for step in steps)
+    assert not any(step in short for step in steps), short
+    assert set(short.splitlines()) < set(full.splitlines())  # only the trace's lines went

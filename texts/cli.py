@@ -344,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
                 if matters:  # issue 18: the matter section comes before the general reading
                     print(render_matters(matters, lang))
                 if reading is not None:
-                    print(render_reading(reading, lang))
+                    print(render_reading(reading, lang, with_trace=not args.no_trace))
         elif args.command == "table":
             charts = table(school_from(args), args.hour)
             if args.json:

@@ -151,12 +151,15 @@ def notes(entry: Entry, lang: Lang) -> list[str]:
 _STATED = frozenset({"kin", "vigour", "void", "hidden_stem", "seat"})
 
 
-def render_reading(reading: Reading, lang: Lang) -> str:
+def render_reading(reading: Reading, lang: Lang, *, with_trace: bool = True) -> str:
     """The reading for a terminal: section by section, each line's original with the translation
-    under it (for ja/en), and what the reading says with it."""
+    under it (for ja/en), and what the reading says with it; ``with_trace=False`` (``--no-trace``)
+    leaves out the 取法 section's step-by-step trace, keeping its quoted lines."""
     lines = [text("reading.title", lang)]
     current: Section | None = None
     for entry in reading.entries:
+        if not with_trace and entry.section is Section.取法 and entry.unit is None:
+            continue
         if entry.section is not current:
             current = entry.section
             lines.append(f"■ {section_title(current, lang)}")
