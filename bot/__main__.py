@@ -24,6 +24,7 @@ from texts.reading import read
 from texts.render import render_text
 from texts.when import default_zone
 
+from .core.collector import settle
 from .core.host import make_bot
 from .core.logs import install_redaction
 from .store import Location, Store, StoreError, StoreUnavailable, default_location, open_store
@@ -80,6 +81,7 @@ async def _run(token: str, force_sync: bool) -> None:
     location = default_location()
     print(f"liuren-bot: database {location.describe()}", file=sys.stderr)
     store = await open_waiting(location)  # StoreError: one line, the file untouched
+    settle()  # issue 21: start-up's objects out of the collector's passes (bot.core.collector)
     try:
         bot = make_bot(store=store)  # ValueError for a bad setting
     except BaseException:

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import discord
 
-from bot.store import GuildOptions, Profile, school_from_json
+from bot.store import GuildOptions, Profile, school_from_json, school_json
 from engine.school import School
 from engine.terms import FIRST_YEAR, LAST_YEAR
 from texts.lru import LRU
@@ -33,6 +33,7 @@ __all__ = ["Reader", "ZoneSource", "resolve", "when_error_text"]
 
 ZoneSource = Literal["given", "profile", "server", "bot"]
 _MOMENTS: LRU[tuple[str, str, date], datetime] = LRU(1024)  # moments read from text (≈ 0.3 KB each)
+_SCHOOLS: LRU[str | None, tuple[School, str]] = LRU(256)  # servers' school options, read and stored forms
 _KEY = "liuren.reader"
 
 
@@ -50,7 +51,12 @@ class Reader:
     @property
     def school(self) -> School:
         """The server's school options (the defaults outside a server)."""
-        return school_from_json(self.options.school)
+        return _school(self.options.school)[0]
+
+    @property
+    def school_text(self) -> str:
+        """``school`` as a case stores it (``bot.store.school_json``)."""
+        return _school(self.options.school)[1]
 
     def zone_note(self) -> str:
         """Where the zone came from, in the reader's words (shown beside the zone)."""
@@ -85,6 +91,15 @@ class Reader:
         return moment
 
 
+def _school(stored: str | None) -> tuple[School, str]:
+    """The options a server stored, read once (issue 21: every /cast reads and stores them)."""
+    found = _SCHOOLS.get(stored)
+    if found is None:
+        school = school_from_json(stored)
+        found = _SCHOOLS.put(stored, (school, school_json(school)))
+    return found
+
+
 def when_error_text(error: WhenError, locale: discord.Locale | str) -> str:
     """The reply to a moment that cannot be read: why, and every accepted form."""
     lang = language_of(locale)
@@ -110,10 +125,11 @@ async def resolve(bot: LiurenBot, interaction: discord.Interaction[Any], *, tz: 
     profile = await bot.store.profile(interaction.user.id) if with_profile else None
     chosen = as_lang(options.language)
     lang = chosen if chosen is not None else language_of(interaction.locale)
-    reader = Reader(lang, options, profile, with_profile)
     if with_zone:
         zone, source = _zone(bot, tz, profile, options, lang)
         reader = Reader(lang, options, profile, with_profile, zone, source)
+    else:
+        reader = Reader(lang, options, profile, with_profile)
     interaction.extras[_KEY] = reader
     return reader
 

@@ -26,7 +26,7 @@ from bot.core.reader import resolve
 from bot.core.send import send_reply
 from bot.core.words import language_of, ls, text
 from bot.core.zones import parse_zone
-from bot.store import NewCase, school_json
+from bot.store import NewCase
 from engine.symbols import Branch, Pillar
 from texts import corpus
 from texts.when import parse_when
@@ -82,7 +82,7 @@ class Study(commands.Cog):
         case = await self.bot.store.add_case(NewCase(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
             private=private, instant=moment.astimezone(UTC).isoformat(), zone=reader.cast_zone().key, day=None,
-            yuejiang=None, hour=None, school=school_json(school), question=question, matter=matter,
+            yuejiang=None, hour=None, school=reader.school_text, question=question, matter=matter,
             birth_year=profile.birth_year if profile is not None else None,
             sex=profile.sex if profile is not None else None, created_at=int(self.bot.clock().timestamp()),
         ))
@@ -131,7 +131,7 @@ class Study(commands.Cog):
         case = await self.bot.store.add_case(NewCase(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
             private=False, instant=None, zone=None, day=str(result.day), yuejiang=str(result.yuejiang),
-            hour=str(result.hour), school=school_json(school), question=question, matter=matter, birth_year=None,
+            hour=str(result.hour), school=reader.school_text, question=question, matter=matter, birth_year=None,
             sex=None, created_at=int(self.bot.clock().timestamp()),
         ))
         await send_case(interaction, case, reader.lang, image=reader.wants_image(image), theme=theme, chart=result)
