@@ -14,7 +14,7 @@ from bot.store import Store, StoreUnavailable, open_store
 from bot.store import store as store_module
 from bot.store.batch import Batched
 from bot.store.driver import Params, Rows
-from bot.store.values import NewCase, school_json
+from bot.store.values import GuildOptions, NewCase, Profile, school_json
 from engine.school import School
 
 T = 1_800_000_000
@@ -36,14 +36,17 @@ async def store(store_location: str) -> AsyncIterator[Store]:
     await opened.close()
 
 
-def count_batches(store: Store) -> list[int]:
-    """The sizes of the transactions the store's case writes go through, as they are written."""
+def count_batches(store: Store, *, atomic: bool = True) -> list[int]:
+    """The sizes of the batches the store sends (writes: ``atomic``; reads: not), as they are sent."""
     sizes: list[int] = []
     write = store.driver.fetch_batch
 
-    async def counted(steps: Sequence[tuple[str, Params]]) -> list[Rows]:
-        sizes.append(len(steps))
-        return await write(steps)
+    async def counted(steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
+        if atomic is wanted:
+            sizes.append(len(steps))
+        return await write(steps, atomic=atomic)
+
+    wanted = atomic
 
     setattr(store.driver, "fetch_batch", counted)  # noqa: B010 - count the transactions
     return sizes
@@ -58,6 +61,18 @@ async def test_casts_made_together_share_a_transaction_and_each_is_stored(store:
         assert case.author_id == author and await store.case(case.id) == case
     newest_first = await store.cases_by_author(39, 0, 5)
     assert [c.id for c in newest_first] == [cases[39].id]
+
+
+async def test_options_and_profiles_not_remembered_are_read_together(store: Store) -> None:
+    await store.set_profile(Profile(3, 1990, "男", "Europe/Paris"))
+    await store.set_guild_options(11, GuildOptions(language="en"))
+    sizes = count_batches(store, atomic=False)
+    profiles = await asyncio.gather(*(store.profile(u) for u in range(30)))
+    options = await asyncio.gather(*(store.guild_options(g) for g in range(5, 15)))
+    assert profiles[3] == Profile(3, 1990, "男", "Europe/Paris") and profiles.count(None) == 29
+    assert options[6] == GuildOptions(language="en") and options.count(GuildOptions()) == 9
+    assert sum(sizes) == 40 and len(sizes) < 40, sizes
+    assert await store.profile(3) == profiles[3] and sum(sizes) == 40  # remembered: not read again
 
 
 async def test_a_lone_cast_waits_for_no_other(store: Store) -> None:

@@ -1,4 +1,5 @@
-"""Writes gathered into shared transactions (issue 21: group commit): the cases every /cast records.
+"""Writes gathered into shared transactions (issue 21: group commit): the cases every /cast records;
+and reads gathered into one trip to the database (the options and profiles not remembered).
 
 Each caller still awaits its own write: it gets the rows its statement returned once the
 transaction holding it has committed, or the error the database raised. Nothing is reported as
@@ -29,7 +30,8 @@ _Pending = tuple[str, Params, "asyncio.Future[Rows]"]
 
 
 class Batched:
-    """Statements run in shared transactions through ``write`` (a driver's ``fetch_batch``)."""
+    """Statements run together through ``write`` (a driver's ``fetch_batch``: for writes, in one
+    transaction)."""
 
     __slots__ = ("_closed", "_pending", "_running", "_write", "most")
 

@@ -51,8 +51,9 @@ class Driver(Protocol):
         """One statement for many parameter rows, in one transaction."""
         ...
 
-    async def fetch_batch(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
-        """The statements in one transaction (all or nothing); the rows each returned ([] for none)."""
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
+        """The statements in one trip to the database, in one transaction (all or nothing) unless
+        not ``atomic`` (reads: each on its own); the rows each returned ([] for none)."""
         ...
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,

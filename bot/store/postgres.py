@@ -12,7 +12,7 @@ how the tests give each test a schema of its own.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from functools import cache
 from typing import Any
 
@@ -209,9 +209,9 @@ class PostgresDriver:
                 counts.append((await conn.execute(sql(statement), tuple(params))).rowcount)
         return counts
 
-    async def fetch_batch(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
         found: list[Rows] = []
-        async with self._connection() as conn, conn.transaction():
+        async with self._connection() as conn, conn.transaction() if atomic else nullcontext():
             for statement, params in steps:
                 cursor = await conn.execute(sql(statement), tuple(params))
                 found.append(list(await cursor.fetchall()) if cursor.description is not None else [])

@@ -300,13 +300,13 @@ class SqliteDriver:
         values = [tuple(r) for r in rows]
         await self.run(lambda conn: _in_transaction(conn, lambda: conn.executemany(statement, values)))
 
-    async def fetch_batch(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
         work = [(statement, tuple(params)) for statement, params in steps]
 
         def each(conn: sqlite3.Connection) -> list[Rows]:
             return [list(conn.execute(statement, params).fetchall()) for statement, params in work]
 
-        if len(work) == 1:  # one statement is a transaction of its own (autocommit)
+        if len(work) == 1 or not atomic:  # each statement a transaction of its own (autocommit)
             return await self.run(each)
         return await self.run(lambda conn: _in_transaction(conn, lambda: each(conn)))
 

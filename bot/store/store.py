@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime
 
 from . import sql as q
 from .batch import Batched
-from .driver import Driver
+from .driver import Driver, Params, Rows
 from .location import Location
 from .remembered import Remembered
 from .values import (
@@ -59,8 +59,10 @@ class Store:
         # issue 21: read on every /cast, rarely written; forgotten on every write (bot.store.remembered)
         self._options: Remembered[int, GuildOptions] = Remembered(REMEMBERED)
         self._profiles: Remembered[int, Profile | None] = Remembered(REMEMBERED)
-        # issue 21: the cases of casts made together are written in one transaction (bot.store.batch)
+        # issue 21: the cases of casts made together are written in one transaction, and the options
+        # and profiles not remembered are read together, in one trip to the database (bot.store.batch)
         self._cases = Batched(lambda steps: self.driver.fetch_batch(steps))
+        self._reads = Batched(self._read_together)
 
     @property
     def location(self) -> Location:
@@ -71,8 +73,14 @@ class Store:
         """Finish the writes under way, then release the connection(s); further calls fail."""
         try:
             await self._cases.close()
+            await self._reads.close()
         finally:
             await self.driver.close()
+
+    async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+        if len(steps) == 1:  # a lone read, as any other
+            return [await self.driver.fetch(*steps[0])]
+        return await self.driver.fetch_batch(steps, atomic=False)
 
     # -- server settings (one row per server) ---------------------------------------------------
 
@@ -82,7 +90,7 @@ class Store:
         if kept and remembered is not None:
             return remembered
         read_at = self._options.now()
-        rows = await self.driver.fetch(q.GUILD_OPTIONS, (guild_id,))
+        rows = await self._reads.fetch(q.GUILD_OPTIONS, (guild_id,))
         options = q.options_of(rows[0] if rows else None)
         self._options.put(guild_id, options, read_at)
         return options
@@ -320,7 +328,7 @@ class Store:
         if kept:
             return remembered
         read_at = self._profiles.now()
-        rows = await self.driver.fetch(q.PROFILE, (user_id,))
+        rows = await self._reads.fetch(q.PROFILE, (user_id,))
         found = q.profile_of(rows[0]) if rows else None
         self._profiles.put(user_id, found, read_at)
         return found
