@@ -7,8 +7,10 @@
 
 # One exact Python release on one Debian release, named once: both stages start from it, so the
 # virtual environment built in the first runs on the same interpreter in the second. To bump it
-# (a new Python patch release, a Debian security rebuild): docs/admin.md § Docker.
-FROM python:3.11.13-slim-bookworm AS base
+# (a new Python patch release, a Debian security rebuild): docs/admin.md § Docker. The default is
+# the image to ship; --build-arg BASE=... is for a machine without the registry (docs/admin.md).
+ARG BASE=python:3.11.13-slim-bookworm
+FROM ${BASE} AS base
 
 FROM base AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1

@@ -18,8 +18,14 @@ def settings_in(text: str) -> set[str]:
 
 def test_dockerfile_is_slim_non_root_with_a_healthcheck() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    # issue 23: an exact base (Python patch release and Debian release, a digest optional), named once
-    assert re.search(r"^FROM python:3\.\d+\.\d+-slim-[a-z]+(@sha256:[0-9a-f]{64})? AS base$", dockerfile, re.M)
+    # issue 23: an exact base (Python patch release and Debian release, a digest optional), named once,
+    # as the default of the one ARG before any FROM (--build-arg BASE=... only where the registry is not)
+    stages = re.findall(r"^FROM (\S+)", dockerfile, re.M)
+    assert stages[0] == "${BASE}" and re.search(r"^FROM \$\{BASE\} AS base$", dockerfile, re.M)
+    assert all(image == "base" for image in stages[1:]), stages
+    head = dockerfile[: dockerfile.index("\nFROM ")]
+    defaults = re.findall(r"^ARG BASE=(\S+)$", head, re.M)
+    assert len(defaults) == 1 and re.fullmatch(r"python:3\.\d+\.\d+-slim-[a-z]+(@sha256:[0-9a-f]{64})?", defaults[0])
     users = re.findall(r"^USER (\S+)", dockerfile, re.M)
     assert users and users[-1] not in ("root", "0")
     health = re.search(r"^HEALTHCHECK .* CMD \[\"python\", \"-m\", \"([\w.]+)\"\]", dockerfile, re.M)
