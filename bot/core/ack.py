@@ -18,6 +18,8 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
+from collections import deque
 from typing import Any
 
 import discord
@@ -148,9 +150,38 @@ def watch(interaction: discord.Interaction[Any], after: float = ACK_AFTER) -> No
     response = AckedResponse(interaction)
     # discord.py caches the response in this slot; ours is a drop-in subclass.
     setattr(interaction, "_cs_response", response)  # noqa: B010 (a slot mypy does not see)
-    # issue 21: a timer, not a task sleeping for every interaction; the deferral's task is made
-    # only for one that has not answered by then.
-    asyncio.get_running_loop().call_later(after, _deadline, response)
+    loop = asyncio.get_running_loop()
+    deadlines = _DEADLINES.get(loop)
+    if deadlines is None:
+        deadlines = _DEADLINES[loop] = _Deadlines()
+    deadlines.add(loop, after, response)
+
+
+class _Deadlines:
+    """When each watched interaction of one event loop must have answered, in the order they came
+    (issue 21: one timer for all, at the earliest deadline, not a timer or a sleeping task per
+    interaction). The deferral's task is made only for one that has not answered by its deadline."""
+
+    def __init__(self) -> None:
+        self._due: deque[tuple[float, AckedResponse]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, loop: asyncio.AbstractEventLoop, after: float, response: AckedResponse) -> None:
+        at = loop.time() + after
+        if self._due and at < self._due[-1][0]:  # sooner than one before it (another `after`): a timer of its own
+            loop.call_at(at, _deadline, response)
+            return
+        self._due.append((at, response))
+        if self._timer is None:
+            self._timer = loop.call_at(at, self._fire, loop)
+
+    def _fire(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        now = loop.time()
+        while self._due and self._due[0][0] <= now:
+            _deadline(self._due.popleft()[1])
+        if self._due:
+            self._timer = loop.call_at(self._due[0][0], self._fire, loop)
 
 
 def _deadline(response: AckedResponse) -> None:
@@ -161,4 +192,5 @@ def _deadline(response: AckedResponse) -> None:
     task.add_done_callback(_watchdogs.discard)
 
 
+_DEADLINES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Deadlines] = weakref.WeakKeyDictionary()
 _watchdogs: set[asyncio.Task[None]] = set()
