@@ -53,6 +53,10 @@ def samples() -> list[str]:
         "2026-11-29 23:60",
         "1899-12-31 23:59",
         "2101-01-01 00:00",
+        "0001-01-01 00:00",  # refused before it is put in a zone (no overflow)
+        "  2026-11-29 14:00 ",
+        "2026-11-29  14:00",  # two spaces: normalised, then read
+        "２０２６-１１-２９ １４:００",  # full-width: normalised, then read
     ]
 
 

@@ -168,6 +168,9 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
         raise ValueError("now must be an aware datetime")
     local_now = now.astimezone(tz)
     raw = text
+    plain = _plain(text.strip())  # issue 21: in ASCII, the plain form is what normalising would leave
+    if plain is not None:
+        return _in_range(raw, _on_clock_of(_in_range(raw, plain), tz))
     text = _normalize(text)
     if not text or text.lower() in NOW_WORDS:
         return local_now
@@ -199,12 +202,21 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
             raise WhenError(raw, "abbreviation", f"{raw!r} has both an offset and the abbreviation {abbreviation}")
         result = parsed.astimezone(tz)
     else:
-        # Round-trip through UTC so a clock time inside a DST gap lands on a real instant.
-        result = parsed.replace(tzinfo=tz).astimezone(UTC).astimezone(tz)
+        result = _on_clock_of(parsed, tz)
         if abbreviation is not None and abbreviation != result.tzname():
             # An abbreviation is only a check on the zone: it must name the zone's own time then.
             raise WhenError(raw, "abbreviation", f"{raw!r} says {abbreviation} but {tz} keeps {result.tzname()} "
                             "then: give the zone name (tz) instead of an abbreviation")
+    return _in_range(raw, result)
+
+
+def _on_clock_of(local: datetime, tz: tzinfo) -> datetime:
+    """A naive clock time of ``tz`` as an aware moment; round-tripped through UTC so a clock time
+    inside a DST gap lands on a real instant."""
+    return local.replace(tzinfo=tz).astimezone(UTC).astimezone(tz)
+
+
+def _in_range(raw: str, result: datetime) -> datetime:
     if not FIRST_YEAR <= result.year <= LAST_YEAR:
         raise WhenError(raw, "range", f"{raw!r} is outside the years {FIRST_YEAR}–{LAST_YEAR}")
     return result
