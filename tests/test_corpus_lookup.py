@@ -94,7 +94,7 @@ def test_suggestions_take_any_form() -> None:
 
 def test_the_cli_finds_simplified_terms(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["腾蛇"]) == 0
-    assert capsys.readouterr().out.startswith("[general.騰蛇] general")
+    assert capsys.readouterr().out.startswith("[general.騰蛇] 天将")
     assert cli_main(["青龙", "子"]) == 0
     assert "入海（子）" in capsys.readouterr().out
 
@@ -154,20 +154,20 @@ def test_keys_are_normalised_once_at_load(monkeypatch: pytest.MonkeyPatch) -> No
 def test_help_prints_usage_and_exits_0(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main([flag]) == 0
     out, err = capsys.readouterr()
-    assert out.startswith("usage: python -m texts") and "--help" in out and "贵人" in out and not err
+    assert out.startswith("使い方: python -m texts") and "--help" in out and "贵人" in out and not err
 
 
 def test_help_wins_over_terms_and_an_unknown_option_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main(["貴人", "--help"]) == 0 and capsys.readouterr().out.startswith("usage:")
+    assert cli_main(["貴人", "--help"]) == 0 and capsys.readouterr().out.startswith("使い方:")
     assert cli_main(["--verbose", "貴人"]) == 2
     out, err = capsys.readouterr()
-    assert not out and err.count("\n") == 1 and "unknown option '--verbose'" in err and "--help" in err
+    assert not out and err.count("\n") == 1 and "知らないオプション「--verbose」" in err and "--help" in err
     assert cli_main(["--", "-x"]) == 1  # after --, a term may start with '-': searched, not found
-    assert "nothing in the 《心印賦》 matches '-x'" in capsys.readouterr().err
+    assert "《心印賦》に「-x」に当たるものはない" in capsys.readouterr().err
 
 
 def test_python_dash_m_texts_help() -> None:
     done = subprocess.run([sys.executable, "-m", "texts", "--help"], capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and done.stdout.startswith("usage: python -m texts") and not done.stderr
+    assert done.returncode == 0 and done.stdout.startswith("使い方: python -m texts") and not done.stderr
     done = subprocess.run([sys.executable, "-m", "texts", "--nope"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and not done.stdout

@@ -115,9 +115,9 @@ def test_cli_shows_an_unreachable_line_with_its_reason() -> None:
     done = subprocess.run([sys.executable, "-m", "texts", "騰蛇", "亥"], capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert "掩目（亥）則無憂無患，" in done.stdout  # the line itself is still shown
-    assert "UNREACHABLE" in done.stdout and "unreachable on 亥: no chart puts 騰蛇 on 亥" in done.stdout
+    assert "亥には到達不能（" in done.stdout and "亥には到達不能：騰蛇を亥に置く盤はない" in done.stdout
     done = subprocess.run([sys.executable, "-m", "texts", "騰蛇", "子"], capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and "墜水（子）" in done.stdout and "nreachable" not in done.stdout
+    assert done.returncode == 0 and "墜水（子）" in done.stdout and "到達不能" not in done.stdout
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def test_sic_notes_mark_the_two_slips_of_the_translation() -> None:
 def test_cli_shows_the_display_text_and_the_note(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["天獄"]) == 0
     out = capsys.readouterr().out
-    assert "刑罰・罪責の〔憂〕がある" in out and BROKEN not in out and "restored as 〔憂〕" in out
+    assert "刑罰・罪責の〔憂〕がある" in out and BROKEN not in out and "を〔憂〕と補う" in out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,10 +251,10 @@ def test_aliases_find_xuanwu_on_yin_and_chen() -> None:
 def test_cli_lists_xuanwu_as_an_exact_match_for_its_alias(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["失路"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("[general.玄武.辰]") and "also named 失路" in out
+    assert out.startswith("[general.玄武.辰]") and "別名失路" in out
     assert cli_main(["入林"]) == 0
     out = capsys.readouterr().out
-    exact = out.split("\nalso mentioned")[0]
+    exact = out.split("\nほかに")[0]
     assert "[general.玄武.寅]" in exact and "[general.騰蛇.未]" in exact
 
 

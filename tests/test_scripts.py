@@ -28,8 +28,8 @@ from texts.words import LANGS, Lang, corpus_name, short, solar_term, words
 
 CHINESE_AND_ENGLISH: tuple[Lang, ...] = ("zh-TW", "zh-CN", "en")
 # The locale files of the terminal, the picture, the reading, the bot, the quiz board and the
-# matter asked (issue 18).
-CHECKED_FILES = ("terms", "core", "render", "picture", "cli", "reading", "why", "bot", "quiz", "matter")
+# matter asked (issue 18), the corpus lookup (tests/test_lookup_words.py: its output and notes).
+CHECKED_FILES = ("terms", "core", "render", "picture", "cli", "reading", "why", "bot", "quiz", "matter", "lookup")
 QUOTE = re.compile(r"「([^「」]*)」")
 
 

@@ -480,8 +480,8 @@ def test_cli_general_and_branch(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_notes_an_excluded_branch(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["六合", "子"]) == 0
     out = capsys.readouterr().out
-    assert "反目（子）" in out and "excludes 子: 不加申酉戌亥子" in out  # ¶103 （不加申酉戌亥子）
-    assert cli_main(["六合", "寅"]) == 0 and "excludes" not in capsys.readouterr().out
+    assert "反目（子）" in out and "は子を除く：不加申酉戌亥子" in out  # ¶103 （不加申酉戌亥子）
+    assert cli_main(["六合", "寅"]) == 0 and "を除く：" not in capsys.readouterr().out
 
 
 def test_cli_term(capsys: pytest.CaptureFixture[str]) -> None:
@@ -492,8 +492,8 @@ def test_cli_term(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("args", "hint"),
-    [(["白虎", "巳"], "no line for 白虎 on 巳"), (["天空", "子"], "no name line per branch for 天空"),
-     (["蒿失"], "Did you mean: 蒿矢"), (["貴神", "子"], "is not a general"), (["貴人", "十"], "not a branch")],
+    [(["白虎", "巳"], "白虎が巳に臨む句がない"), (["天空", "子"], "天空の支ごとの名の句がない"),
+     (["蒿失"], "もしかして：蒿矢"), (["貴神", "子"], "は天将ではない"), (["貴人", "十"], "は地支ではない")],
 )
 def test_cli_no_match_says_why(args: list[str], hint: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(args) == 1
@@ -501,7 +501,7 @@ def test_cli_no_match_says_why(args: list[str], hint: str, capsys: pytest.Captur
 
 
 def test_cli_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli_main([]) == 2 and "usage" in capsys.readouterr().err
+    assert cli_main([]) == 2 and "使い方" in capsys.readouterr().err
 
 
 def test_python_dash_m_texts() -> None:
@@ -512,7 +512,7 @@ def test_python_dash_m_texts() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "texts", "ない言葉"], capture_output=True, text=True, check=False
     )
-    assert done.returncode == 1 and "nothing in the 《心印賦》 matches" in done.stderr
+    assert done.returncode == 1 and "《心印賦》に「ない言葉」に当たるものはない" in done.stderr
 
 
 # ---------------------------------------------------------------------------------------------

@@ -287,7 +287,7 @@ def test_a_bad_language_is_one_line_and_status_2(capsys: pytest.CaptureFixture[s
     assert texts_main(["--lang", "fr", "蒿矢"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "ja, en, zh-TW, zh-CN" in err
-    assert texts_main(["蒿矢", "--lang"]) == 2 and "needs a language" in capsys.readouterr().err
+    assert texts_main(["蒿矢", "--lang"]) == 2 and "言語が要る" in capsys.readouterr().err
 
 
 def test_python_dash_m_texts_in_english_in_a_process() -> None:

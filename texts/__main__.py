@@ -16,48 +16,38 @@ from collections.abc import Sequence
 from engine.symbols import BRANCHES
 from engine.terms import GENERALS
 from texts.corpus import Corpus, Unit, canonical_general, corpus
+from texts.notes_words import says, unreachable_reason
 from texts.present import original, translation_lines  # issue 25
-from texts.words import LANGS, Lang, language_of  # issue 25
+from texts.words import LANGS, Lang, corpus_name, language_of, term, text  # issue 25
 
-USAGE = (
-    "usage: python -m texts [--lang LANG] TERM  |  python -m texts [--lang LANG] GENERAL BRANCH"
-    "   (e.g. 蒿矢, 解紛, 貴人 子)"
-)
-HELP = f"""{USAGE}
-
-Look a term up in the 《心印賦》 (大六壬指南 巻一) and print the passages, the classical original
-with its Japanese translation under it.
-
-  TERM            a method (重審 蒿矢 八専 …), a pattern (龍首 三交 …), a general (騰蛇), the name
-                  of a name line (解紛 升堂 入林) or any word of the text. Simplified, traditional
-                  and Japanese forms find the same passages (贵人 貴人; 三传 三傳 三伝; 青龙 青龍 青竜).
-  GENERAL BRANCH  the line naming a general on a 地盤 branch (貴人 子, 騰蛇 亥); a pair no cast
-                  chart can reach is marked unreachable, with the reason.
-
-The text is shown as the seed has it: a character lost in the seed is restored in 〔〕 and a
-slip of the translation is followed by 〔ママ〕, each with a note saying why.
-
-With --lang en the project's own English translation comes under the original, labelled as the
-project's, with its editor's notes as marks, and the seed's Japanese after it; Chinese readers
-(zh-TW, zh-CN) read the original.
-
-options:
-  -h, --help      show this help and exit
-  --lang LANG     the reader's language: ja, en, zh-TW, zh-CN (default $LIUREN_LANG, else ja)
-  --              end of options (a TERM may then start with '-')
-
-exit status: 0 found, 1 nothing matched, 2 usage error"""
+# Every word this command writes is texts/locales/<lang>/lookup.toml's; the seed's are shown as written.
 
 
-def _notes(u: Unit) -> list[str]:
+def _say(key: str, lang: Lang, **values: object) -> str:
+    return text(f"lookup.{key}", lang, **values)
+
+
+def usage(lang: Lang) -> str:
+    """The one-line usage, in ``lang``."""
+    return _say("usage", lang)
+
+
+def help_text(lang: Lang) -> str:
+    """``--help``'s text, in ``lang``."""
+    return _say("help", lang, usage=usage(lang), langs=", ".join(LANGS))
+
+
+def _notes(u: Unit, lang: Lang) -> list[str]:
     lines = []
-    for n in u.notes:
+    for i, n in enumerate(u.notes):
+        said, field = says(u, i, lang), _say(f"field.{n.field}", lang)
         if n.kind == "emendation":
-            lines.append(f"  note: {n.field} {'U+FFFD' * len(n.at)} restored as 〔{n.read}〕: {n.says}")
+            line = _say("note_emendation", lang, field=field, lost="U+FFFD" * len(n.at), read=n.read, says=said)
         elif n.kind == "sic":
-            lines.append(f"  note: {n.field} 「{n.at}」 [sic], read 「{n.read}」: {n.says}")
+            line = _say("note_sic", lang, field=field, at=n.at, read=n.read, says=said)
         else:
-            lines.append(f"  note: also named {n.read}: {n.says}")
+            line = _say("note_alias", lang, name=corpus_name(n.read, lang), says=said)
+        lines.append(f"  {line}")
     return lines
 
 
@@ -66,24 +56,29 @@ def format_unit(u: Unit, branch: str | None = None, lang: Lang = "ja") -> str:
 
     With ``branch`` (a general-on-branch query), the header says whether a chart can reach it.
     ``lang`` is the reader's: what is shown under the original is texts.present.translation_lines'
-    (issue 25: in English the project's English translation, then the seed's Japanese).
+    (issue 25: in English the project's English translation, then the seed's Japanese), and every
+    label, reason and note is in ``lang``.
     """
     where = " ".join(
-        f"{label}¶{n}"
-        for label, n in (("", u.original_line), ("訳", u.translation_line))
+        _say(key, lang, line=n)
+        for key, n in (("line_original", u.original_line), ("line_translation", u.translation_line))
         if n is not None
     )
     mark = ""
     if branch is not None and not u.reachable(branch):
-        mark = f"  UNREACHABLE on {branch} (no cast chart; reason below)"
-    lines = [f"[{u.id}] {u.kind}  {where}{mark}"]
-    lines.append(f"  {original(u, lang)}" if u.original else "  (no classical text: a note of the translation)")
+        mark = "  " + _say("unreachable_mark", lang, branch=branch)
+    lines = [f"[{u.id}] {_say(f'kind.{u.kind}', lang)}  {where}{mark}"]
+    lines.append(f"  {original(u, lang)}" if u.original else f"  {_say('no_original', lang)}")
     lines.extend(f"  {s}" for s in translation_lines(u, lang))  # issue 25
     if u.names_by_branch and len(u.branches) > 1:
-        lines.append("  names: " + ", ".join(f"{name} ({b})" for b, name in u.names_by_branch))
-    for b, reason in u.unreachable:
-        lines.append(f"  unreachable on {b}: {reason}")
-    lines.extend(_notes(u))
+        names = _say("name_sep", lang).join(
+            _say("name_on", lang, name=corpus_name(name, lang), branch=b) for b, name in u.names_by_branch
+        )
+        lines.append("  " + _say("names", lang, names=names))
+    c = corpus()
+    for b, _ in u.unreachable:
+        lines.append("  " + _say("unreachable", lang, branch=b, reason=unreachable_reason(c, u, b, lang)))
+    lines.extend(_notes(u, lang))
     return "\n".join(lines)
 
 
@@ -104,56 +99,61 @@ def find(c: Corpus, args: Sequence[str]) -> tuple[tuple[Unit, ...], tuple[Unit, 
     return tuple(exact), others
 
 
-def not_found(c: Corpus, args: Sequence[str]) -> str:
-    """A message that says why nothing matched and what would."""
+def not_found(c: Corpus, args: Sequence[str], lang: Lang = "ja") -> str:
+    """A message, in ``lang``, that says why nothing matched and what would."""
     if len(args) == 2:
         general, branch = args
         g = canonical_general(general)
         if g is None:
-            return f"{general!r} is not a general; the generals are {' '.join(map(str, GENERALS))}"
+            return _say("not_general", lang, given=general, generals=" ".join(term(x, lang) for x in GENERALS))
         if branch.strip() not in {b.name for b in BRANCHES}:
-            return f"{branch!r} is not a branch; give one of {''.join(map(str, BRANCHES))}"
+            return _say("not_branch", lang, given=branch, branches="".join(map(str, BRANCHES)))
         named = "".join(b.name for b in BRANCHES if c.general_on(g, b))
         if not named:
-            return f"the seed has no name line per branch for {g} (¶135); try: python -m texts {g}"
-        return f"the seed has no line for {g} on {branch.strip()}; it names {g} on {named}"
+            return _say("no_name_lines", lang, general=term(g, lang))
+        return _say("no_line_on", lang, general=term(g, lang), branch=branch.strip(), named=named)
     close = difflib.get_close_matches(args[0], c.terms(), n=5, cutoff=0.5)
-    hint = f" Did you mean: {' '.join(close)}?" if close else ""
-    return (
-        f"nothing in the 《心印賦》 matches {args[0]!r}.{hint} "
-        f"Try a method (重審 蒿矢 八専 …), a pattern (龍首 三交 …), a general with a branch (貴人 子) "
-        f"or a word of the text (解紛)."
-    )
+    hint = _say("did_you_mean", lang, terms=" ".join(close)) if close else ""
+    return _say("nothing", lang, given=args[0], hint=hint)
+
+
+def _reader() -> Lang:
+    return language_of(os.environ.get("LIUREN_LANG") or "ja")
 
 
 def _parse(argv: Sequence[str]) -> tuple[list[str], Lang | None] | int:
     """The terms of the command line and the --lang asked for, or the exit status when it was
-    --help or a usage error."""
+    --help or a usage error (said in the --lang given anywhere on the line, else $LIUREN_LANG's)."""
     args: list[str] = []
     lang: Lang | None = None
     options = True
+    first: tuple[str, dict[str, str]] | None = None  # the first --help or usage error, said at the end
     rest = iter(argv)
     for a in rest:
         if options and (a == "--lang" or a.startswith("--lang=")):  # issue 25
             given = a.partition("=")[2] if "=" in a else next(rest, "")
             chosen = next((x for x in LANGS if x == given), None)
             if chosen is None:
-                said = f"--lang {given!r}" if given else "--lang needs a language"
-                print(f"python -m texts: {said}: give one of {', '.join(LANGS)}", file=sys.stderr)
-                return 2
-            lang = chosen
+                first = first or (("bad_lang", {"given": given}) if given else ("no_lang", {}))
+            else:
+                lang = chosen
         elif options and a == "--":
             options = False
         elif options and a in ("-h", "--help"):
-            print(HELP)
-            return 0
+            first = first or ("help", {})
         elif options and a.startswith("-") and len(a) > 1:
-            print(f"python -m texts: unknown option {a!r} (see python -m texts --help)", file=sys.stderr)
-            return 2
+            first = first or ("unknown_option", {"option": a})
         else:
             args.append(a)
+    reader = lang or _reader()
+    if first is not None and first[0] == "help":
+        print(help_text(reader))
+        return 0
+    if first is not None:
+        print(_say(first[0], reader, langs=", ".join(LANGS), **first[1]), file=sys.stderr)
+        return 2
     if len(args) not in (1, 2) or not all(a.strip() for a in args):
-        print(f"{USAGE}  (see --help)", file=sys.stderr)
+        print(_say("see_help", reader, usage=usage(reader)), file=sys.stderr)
         return 2
     return args, lang
 
@@ -163,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(parsed, int):
         return parsed
     args, lang = parsed
-    return lookup(args, lang if lang is not None else language_of(os.environ.get("LIUREN_LANG") or "ja"))
+    return lookup(args, lang if lang is not None else _reader())
 
 
 def lookup(args: Sequence[str], lang: Lang = "ja") -> int:
@@ -172,7 +172,7 @@ def lookup(args: Sequence[str], lang: Lang = "ja") -> int:
     c = corpus()
     exact, others = find(c, args)
     if not exact and not others:
-        print(not_found(c, args), file=sys.stderr)
+        print(not_found(c, args, lang), file=sys.stderr)
         return 1
     # the exact matches in full; what merely mentions the term in full only when nothing was exact
     shown = exact or others
@@ -180,11 +180,11 @@ def lookup(args: Sequence[str], lang: Lang = "ja") -> int:
     print("\n\n".join(format_unit(u, branch, lang) for u in shown))
     if branch is not None:
         opening = c.general(args[0])
-        if opening is not None and branch in opening.excludes:
-            print(f"\nnote: {opening.general}'s opening ({opening.id}) excludes {branch}: "
-                  f"不加{''.join(opening.excludes)}")
+        if opening is not None and opening.general is not None and branch in opening.excludes:
+            print("\n" + _say("excludes", lang, general=term(opening.general, lang), id=opening.id,
+                              branch=branch, excludes="".join(opening.excludes)))
     if exact and others:
-        print(f"\nalso mentioned in {len(others)} more: {' '.join(u.id for u in others)}")
+        print("\n" + _say("also", lang, count=len(others), ids=" ".join(u.id for u in others)))
     return 0
 
 

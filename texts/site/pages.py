@@ -23,6 +23,7 @@ from engine.facts import Facts
 from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
 from texts.explain import chart_name, explain, show
+from texts.notes_words import says, unreachable_reason
 from texts.picture_layout import RING_ROWS
 from texts.present import (
     notes,
@@ -371,15 +372,17 @@ def unit_page(unit: Unit, lang: Lang, charts: Sequence[Chart], built: Built = No
     )
     parts = [f"<h1>{esc(title)}</h1>", facts_html, f'<section class="entry">{quotation(path, lang, unit)}</section>']
     if unit.notes:
-        parts.append(f'<section><h2>{esc(text("site.unit.notes", lang))}</h2><ul lang="{DOC_LANG}">'
-                     + "".join(f"<li>{esc(n.kind)}: {esc(n.says)}</li>" for n in unit.notes) + "</ul></section>")
+        parts.append(f'<section><h2>{esc(text("site.unit.notes", lang))}</h2><ul>'  # in the reader's language
+                     + "".join(f"<li>{esc(text(f'lookup.note.{n.kind}', lang))}: {esc(says(unit, i, lang))}</li>"
+                               for i, n in enumerate(unit.notes)) + "</ul></section>")
     own = english(unit.id) if lang == "en" else None
     if own is not None and own.notes:
         parts.append(f'<section><h2>{esc(text("site.unit.translation_notes", lang))}</h2><ul>'
                      + "".join(f"<li>{esc(n.kind)}: {esc(n.says)}</li>" for n in own.notes) + "</ul></section>")
     if unit.unreachable:
-        parts.append(f'<section><h2>{esc(text("site.unit.unreachable", lang))}</h2><ul lang="{DOC_LANG}">'
-                     + "".join(f"<li>{esc(b)}: {esc(why)}</li>" for b, why in unit.unreachable) + "</ul></section>")
+        parts.append(f'<section><h2>{esc(text("site.unit.unreachable", lang))}</h2><ul>'
+                     + "".join(f"<li>{esc(b)}: {esc(unreachable_reason(corpus(), unit, b, lang))}</li>"
+                               for b, _ in unit.unreachable) + "</ul></section>")
     heading = esc(text("site.unit.applies", lang, count=len(charts)))
     listed = _chart_list(path, lang, charts) if charts else f"<p>{esc(text('site.unit.applies_none', lang))}</p>"
     parts.append(f'<section class="applies"><h2>{heading}</h2>{listed}</section>')
