@@ -1,5 +1,5 @@
-"""bot.core.collector (issue 21): start-up's objects frozen out of the collector's passes, the
-youngest generation searched less often; run in a process of its own (it sets the process's GC)."""
+"""bot.core.collector (issue 21): start-up's objects frozen out of the collector's passes, which
+still collect what dies later; run in a process of its own (it sets the process's GC)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,13 @@ ROOT = Path(__file__).resolve().parents[1]
 CHECK = """
 import gc
 import bot.core.host  # what python -m bot has imported by then
-from bot.core.collector import YOUNG, settle
+from bot.core.collector import settle
 before = gc.get_threshold()
 settle()
-after = gc.get_threshold()
 assert gc.get_freeze_count() > 30_000, gc.get_freeze_count()
-assert after == (YOUNG, *before[1:]) and YOUNG > before[0], (before, after)
+assert gc.get_threshold() == before
 garbage = []
-garbage.append(garbage)  # a cycle still goes, at the next pass
+garbage.append(garbage)  # a cycle made later still goes
 del garbage
 assert gc.collect() >= 1
 print("ok")
