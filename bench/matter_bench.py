@@ -50,7 +50,11 @@ EVERY = "上司 怖 手紙 婚 裁判 お金 秘密 母 盗 宴 仕事 旅 病 �
 
 
 def clear_caches() -> None:
-    """Forget every reading, so the next reply pays for everything (matter sections are not cached)."""
+    """Forget every reading, so the next reply pays for everything (matter sections are not cached).
+
+    The matter section's tables are kept (texts/matter_words.py's sentences, built for every value a
+    chart can give; texts/matter_quotes.py's units; texts/matters.py's keywords and its folding of
+    each character): they are built from the words, the corpus and the keyword file, never a chart."""
     reading._CACHE.clear()
     present.say.cache_clear()
 

@@ -4,7 +4,8 @@
 heading or a quotation with what is said beside it, in ``lang``; the terminal (:func:`render_matters`)
 and the bot lay those out. The words are texts/locales/<lang>/matter.toml. The classical original is
 shown as written; the seed's Japanese translation beside it for readers of Japanese and English,
-as in the general reading (texts/present.py).
+as in the general reading (texts/present.py). The sentences come formatted from
+texts/matter_words.py's tables, which hold each for every value it can take.
 
     >>> from engine import cast_classical
     >>> from texts.matter_reading import answer
@@ -18,14 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.terms import General, Position, Seat
+from engine.terms import General
 
 from .corpus import Corpus, corpus
 from .explain import show
 from .matter_reading import KinListing, KinPlace, MatterSection, PatternReading, Quote, SpiritReading
-from .matter_table import Ground
-from .present import original, seed_lines, translation_lines  # translation_lines: issue 25
-from .words import Lang, term, text
+from .matter_words import Phrases, grounds_sentence, phrases, quote_text
+from .present import seed_lines
+from .words import Lang, text
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,166 +41,152 @@ class Item:
     level: int = 1  # of a heading: 1 the matter, 2 a 類神
 
 
-def _t(key: str, lang: Lang, **values: object) -> str:
-    return text(f"matter.{key}", lang, **values)
+# One step as shown, Item's fields as a plain tuple (said, heading, quote, role, level): the terminal
+# lays the steps out directly, and only the bot's items() pays for the values (a frozen dataclass
+# costs a call per field to build).
+_Step = tuple[tuple[str, ...], str | None, Quote | None, str | None, int]
 
 
-def _cite(g: Ground, lang: Lang, texts: Corpus) -> str:
-    unit = texts.get(g.unit)
-    line = unit.translation_line if g.translated else unit.original_line
-    if g.translated:
-        return _t("cite_translated", lang, n=line, mark=_t("translated", lang), words=g.words)
-    return _t("cite", lang, n=line, words=g.words)
-
-
-def _positions(s: SpiritReading, lang: Lang) -> str:
-    return text("list.sep", lang).join(
-        _t("initial", lang) if p is Position.初伝 else show(p, lang) for p in dict.fromkeys(s.positions)
-    )
-
-
-def _quote_item(quote: Quote, role: str, said: Sequence[str], lang: Lang) -> Item:
+def _quoted(quote: Quote, role: str, said: Sequence[str], p: Phrases) -> _Step:
     if quote.above:
-        return Item((*said, _t("above", lang)), role=role, quote=quote)
-    return Item(tuple(said), role=role, quote=quote)
+        return ((*said, p.word["above"]), None, quote, role, 1)
+    return (tuple(said), None, quote, role, 1)
 
 
-def _spirit_items(s: SpiritReading, lang: Lang, texts: Corpus) -> list[Item]:
-    g = show(s.general, lang)
-    heading = _t("spirit", lang, rank=s.rank, general=g)
+def _grounds(s: SpiritReading, p: Phrases) -> str:
+    held = p.grounds.get(id(s.grounds))
+    if held is not None and held[0] is s.grounds:  # one of matter_table's rows (the phrases hold its sentence)
+        return held[1]
+    return grounds_sentence(s.grounds, p.lang, p.texts)
+
+
+def _spirit_steps(s: SpiritReading, p: Phrases, out: list[_Step]) -> None:
+    general, ground, heaven = s.general, s.ground, s.heaven
+    at = general * 12 + ground
+    if 1 <= s.rank <= 3:
+        heading = p.spirit[(s.rank - 1) * 12 + general]
+    else:
+        heading = p.t("spirit", rank=s.rank, general=p.general[general])
     if s.above is not None:
-        return [Item((_t("spirit_above", lang, general=g, matter=term(s.above, lang)),), heading=heading, level=2)]
-    cites = _t("cite_sep", lang).join(_cite(x, lang, texts) for x in s.grounds)
-    out = [Item((_t("grounds", lang, cites=cites),), heading=heading, level=2)]
+        above = p.t("spirit_above", general=p.general[general], matter=p.matter[s.above])
+        out.append(((above,), heading, None, None, 2))
+        return
+    out.append(((_grounds(s, p),), heading, None, None, 2))
     # R1 the opening, with R3 and R4 said beside it
     opening_said: list[str] = []
     if s.excluded:
-        opening_said.append(_t("excluded", lang, general=g, ground=show(s.ground, lang)))
+        opening_said.append(p.excluded[at])
     if s.bears is True:
-        seen = s.general is General.騰蛇 and not s.initial
-        opening_said.append(_t("bears_seen" if seen else "bears", lang))
+        seen = general is General.騰蛇 and not s.initial
+        opening_said.append(p.word["bears_seen" if seen else "bears"])
     elif s.bears is False:
-        opening_said.append(_t("not_bears", lang))
+        opening_said.append(p.word["not_bears"])
     if s.opening is not None:
-        out.append(_quote_item(s.opening, _t("role.opening", lang), opening_said, lang))
+        out.append(_quoted(s.opening, p.word["role.opening"], opening_said, p))
         opening_said = []
     # R2 where it stands, and its line
     # (a stated fact never sits under a quotation, where it would read as the seed's: issue 19)
-    stands = _t("stands", lang, general=g, heaven=show(s.heaven, lang), ground=show(s.ground, lang))
+    stands = p.stands[at * 12 + heaven]
     if s.line is None:
-        key = "no_line_天空" if s.general is General.天空 else "no_line"
-        out.append(Item((stands, _t(key, lang, general=g, ground=show(s.ground, lang)))))
+        out.append(((stands, p.no_line[at]), None, None, None, 1))
     else:
-        out.append(Item((stands,)))
-        name = s.line.unit.name_on(s.ground)
-        said = [_t("line_name", lang, name=name)] if name is not None else []
-        out.append(_quote_item(s.line, _t("role.line", lang), said, lang))
-    # R3 (the 伝), R5 (the lessons), R6 (facts without verdict)
-    facts = [*opening_said]
-    if s.positions:
-        facts.append(_t("rides", lang, general=g, positions=_positions(s, lang)))
-    else:
-        facts.append(_t("rides_none", lang, general=g))
-    heaven = show(s.heaven, lang)
-    if s.lessons:
-        lessons = text("list.sep", lang).join(_t("lesson", lang, n=n) for n in s.lessons)
-        seats = [term(seat, lang) for n, seat in ((1, Seat.干上神), (3, Seat.支上神)) if n in s.lessons]
-        seat_text = _t("seats", lang, seats=text("list.sep", lang).join(seats)) if seats else ""
-        facts.append(_t("lessons", lang, heaven=heaven, lessons=lessons, seats=seat_text))
-    else:
-        facts.append(_t("no_lesson", lang, heaven=heaven))
-    facts.append(_t("void" if s.void else "not_void", lang, heaven=heaven))
-    if s.vigour is not None and s.month is not None:
-        facts.append(_t("vigour", lang, heaven=heaven, month=show(s.month, lang), vigour=show(s.vigour, lang)))
-    facts.append(_t("kin", lang, heaven=heaven, stem=show(s.stem, lang), kin=show(s.kin, lang)))
-    facts.append(_t("stated", lang))
-    out.append(Item(tuple(facts)))
-    return out
+        out.append(((stands,), None, None, None, 1))
+        unit = s.line.unit
+        quoted = p.quotes.get(unit.id)
+        if quoted is None or quoted.unit is not unit:
+            quoted = quote_text(unit, p.lang)
+        name = quoted.names[ground]
+        out.append(_quoted(s.line, p.word["role.line"], () if name is None else (name,), p))
+    # R3 (the 伝), R5 (the lessons), R6 (facts without verdict): what SpiritReading's positions,
+    # lessons, void, vigour and kin say, read off the chart as the tables' numbers
+    chart = s.chart
+    steps = chart.steps
+    rides = (steps[0].branch == heaven) | (steps[1].branch == heaven) << 1 | (steps[2].branch == heaven) << 2
+    upper = sum(1 << (x.number - 1) for x in chart.lessons if x.upper == heaven)
+    facts = [*opening_said, p.rides[general * 8 + rides], p.lessons[heaven * 16 + upper]]
+    facts.append(p.void[heaven * 2 + (heaven in chart.void)])
+    month = s.known.month
+    if month is not None:
+        facts.append(p.vigour[month * 12 + heaven])
+    facts.append(p.kin[chart.day.stem * 12 + heaven])
+    facts.append(p.word["stated"])
+    out.append((tuple(facts), None, None, None, 1))
 
 
-def _pattern_item(p: PatternReading, any_matter: bool, lang: Lang) -> Item:
-    names = text("list.name_sep", lang).join(show(n, lang) for n in p.names)
-    said = [_t("any" if any_matter else "pattern", lang, names=names)]
-    if p.search is not None:
-        s = p.search
+def _pattern_step(r: PatternReading, any_matter: bool, lang: Lang, p: Phrases) -> _Step:
+    names = p.name_sep.join(show(n, lang) for n in r.names)
+    said = [p.t("any" if any_matter else "pattern", names=names)]
+    if r.search is not None:
+        s = r.search
         key = "reading.hidden_chant_search_順" if s.clockwise else "reading.hidden_chant_search_逆"
-        said.append(text(key, lang, branch=show(s.day_branch, lang), place=show(s.place, lang)))
-    role = _t("role.any" if any_matter else "role.pattern", lang)
-    if p.quote is None:
-        return Item((*said, _t("no_verse", lang, names=names)), role=role)
-    return _quote_item(p.quote, role, said, lang)
+        said.append(text(key, lang, branch=p.branch[s.day_branch], place=p.branch[s.place]))
+    role = p.word["role.any" if any_matter else "role.pattern"]
+    if r.quote is None:
+        return ((*said, p.t("no_verse", names=names)), None, None, role, 1)
+    return _quoted(r.quote, role, said, p)
 
 
-def _place(p: KinPlace, lang: Lang) -> str:
-    b = show(p.branch, lang)
-    if p.lesson is not None:
-        where = _t("kin_lesson", lang, n=p.lesson, branch=b)
+def _place(k: KinPlace, p: Phrases) -> str:
+    if k.lesson is not None:
+        where = p.kin_lesson[(k.lesson - 1) * 12 + k.branch]
     else:
-        assert p.position is not None
-        where = _t("kin_step", lang, position=show(p.position, lang), branch=b)
-    return _t("kin_void", lang, place=where) if p.void else where
+        assert k.position is not None
+        where = p.kin_step[k.position * 12 + k.branch]
+    return p.t("kin_void", place=where) if k.void else where
 
 
-def _kin_item(k: KinListing, lang: Lang) -> Item:
+def _kin_said(k: KinListing, lang: Lang, p: Phrases) -> str:
     name = show(k.kin, lang)
-    if not k.places:
-        return Item((_t("kin_none", lang, kin=name),))
-    places = text("list.sep", lang).join(_place(p, lang) for p in k.places)
-    return Item((_t("kin_title", lang, kin=name, places=places),))
+    places = k.places
+    if not places:
+        return p.t("kin_none", kin=name)
+    return p.t("kin_title", kin=name, places=p.sep.join(_place(x, p) for x in places))
 
 
-def _day_and_branch_item(section: MatterSection, lang: Lang) -> Item | None:
+def _day_and_branch_said(section: MatterSection, p: Phrases) -> tuple[str, ...] | None:
     d = section.day_and_branch
     if d is None:
         return None
-    said = [
-        _t("day_and_branch", lang),
-        _t(
-            "stem_upper_yes" if d.stem_upper_overcomes else "stem_upper_no",
-            lang,
-            upper=show(d.stem_upper, lang),
-            branch=show(d.day_branch, lang),
-        ),
-        _t(
-            "branch_upper_yes" if d.branch_upper_overcomes else "branch_upper_no",
-            lang,
-            upper=show(d.branch_upper, lang),
-            stem=show(d.day_stem, lang),
-        ),
-    ]
-    if d.both:
-        said.append(_t("both", lang))
-    return Item(tuple(said))
+    said = (
+        p.word["day_and_branch"],
+        p.stem_upper[(d.stem_upper * 12 + d.day_branch) * 2 + d.stem_upper_overcomes],
+        p.branch_upper[(d.branch_upper * 10 + d.day_stem) * 2 + d.branch_upper_overcomes],
+    )
+    return (*said, p.word["both"]) if d.both else said
+
+
+def _steps(section: MatterSection, lang: Lang, p: Phrases) -> list[_Step]:
+    if section.words:
+        decided = p.t("decided_by", words=p.word["words_sep"].join(section.words))
+    else:
+        decided = p.word["chosen"]
+    out: list[_Step] = [((decided,), p.heading[section.matter], None, None, 1)]
+    if not section.spirits:
+        out.append(((p.word["no_spirit"],), None, None, None, 1))
+    for s in section.spirits:
+        _spirit_steps(s, p, out)
+    day = _day_and_branch_said(section, p)
+    if day is not None:
+        out.append((day, None, None, None, 1))
+    for m in section.mentions:
+        out.append(_quoted(m.quote, p.word["role.mention"], (p.mention[m.general * 12 + m.ground],), p))
+    out.extend(_pattern_step(r, False, lang, p) for r in section.patterns)
+    for u in section.undecided:
+        needs = p.sep.join(show(n, lang) for n in u.needs)
+        said = (p.t("undecided", name=show(u.name, lang), needs=needs),)
+        out.append((said, None, None, p.word["role.pattern"], 1))
+    out.extend(_pattern_step(r, True, lang, p) for r in section.any_matter)
+    if section.kin is not None:
+        out.append(((_kin_said(section.kin, lang, p),), None, None, None, 1))
+    return out
 
 
 def items(section: MatterSection, lang: Lang, *, texts: Corpus | None = None) -> tuple[Item, ...]:
     """The section as shown, in R1–R10's order: the heading, each 類神 (grounds, opening, line,
     facts), the 日辰 for marriage, the mentions, the patterns (R8 with 伏吟), the any-matter
     patterns, and the [伝統] 六親."""
-    texts = corpus() if texts is None else texts
-    if section.words:
-        decided = _t("decided_by", lang, words=_t("words_sep", lang).join(section.words))
-    else:
-        decided = _t("chosen", lang)
-    out: list[Item] = [Item((decided,), heading=_t("heading", lang, matter=term(section.matter, lang)))]
-    if not section.spirits:
-        out.append(Item((_t("no_spirit", lang),)))
-    for s in section.spirits:
-        out.extend(_spirit_items(s, lang, texts))
-    day = _day_and_branch_item(section, lang)
-    if day is not None:
-        out.append(day)
-    for m in section.mentions:
-        said = (_t("mention", lang, general=show(m.general, lang), ground=show(m.ground, lang)),)
-        out.append(_quote_item(m.quote, _t("role.mention", lang), said, lang))
-    out.extend(_pattern_item(p, False, lang) for p in section.patterns)
-    for u in section.undecided:
-        needs = text("list.sep", lang).join(show(n, lang) for n in u.needs)
-        out.append(Item((_t("undecided", lang, name=show(u.name, lang), needs=needs),), role=_t("role.pattern", lang)))
-    out.extend(_pattern_item(p, True, lang) for p in section.any_matter)
-    if section.kin is not None:
-        out.append(_kin_item(section.kin, lang))
-    return tuple(out)
+    p = phrases(lang, corpus() if texts is None else texts)
+    return tuple(Item(*step) for step in _steps(section, lang, p))
 
 
 def render_matters(sections: Sequence[MatterSection], lang: Lang) -> str:
@@ -208,24 +195,32 @@ def render_matters(sections: Sequence[MatterSection], lang: Lang) -> str:
     reference back."""
     if not sections:
         return ""
-    bullet = text("reading.bullet", lang)
-    lines = [_t("title", lang)]
-    for section in sections:
-        for item in items(section, lang):
-            if item.heading is not None:
-                lines.append(f"{'■' if item.level == 1 else ' ◆'} {item.heading}")
-                lines.extend(f"  {bullet}{s}" for s in item.said)
+    p = phrases(lang, corpus())
+    bullet = f"  {p.bullet}"
+    between = f"\n{bullet}"  # each sentence on a line of its own (joined here, not line by line)
+    lines = [p.word["title"]]
+    for section in sections:  # the steps of items(), laid out
+        for said, heading, quote, role, level in _steps(section, lang, p):
+            if heading is not None:
+                lines.append(f"{'■' if level == 1 else ' ◆'} {heading}")
+                if said:
+                    lines.append(bullet + between.join(said))
                 continue
-            if item.quote is None or item.quote.above:
-                ref = f"【{item.role}】 " if item.role else ""
-                if item.quote is not None:
-                    ref += f"({seed_lines(item.quote.unit)}) "
-                lines.extend(f"  {bullet}{ref if i == 0 else ''}{s}" for i, s in enumerate(item.said))
+            if quote is None or quote.above:
+                ref = f"【{role}】 " if role else ""
+                if quote is not None:
+                    ref += f"({seed_lines(quote.unit)}) "
+                if said:
+                    lines.append(bullet + ref + between.join(said))
                 continue
-            unit = item.quote.unit
-            lines.append(f"  【{item.role}】 {original(unit, lang)}  ({seed_lines(unit)})")
-            lines.extend(f"      {s}" for s in translation_lines(unit, lang))  # issue 25: English readers' too
-            lines.extend(f"      ※ {s}" for s in item.said)
+            unit = quote.unit
+            shown = p.quotes.get(unit.id)
+            if shown is None or shown.unit is not unit:
+                shown = quote_text(unit, lang)
+            lines.append(f"  【{role}】 {shown.original}  ({shown.seeds})")
+            lines.extend(shown.under)
+            if said:
+                lines.append("      ※ " + "\n      ※ ".join(said))
     return "\n".join(lines)
 
 

@@ -3,7 +3,8 @@
 :func:`answer` is what a reply calls: it reads the matters of a question (or the one a caller chose),
 builds a :class:`MatterSection` per matter in §9.2's order, then the general reading with the units
 already quoted left out (it refers back instead), so that no unit is quoted twice in one reply.
-The words are written by texts/matter_present.py; nothing here is a sentence.
+The words are written by texts/matter_present.py; nothing here is a sentence. Each unit is quoted
+once per reply through texts/matter_quotes.py, which holds the corpus's units as their quotations.
 
 The reading quotes and states; it never sums lines into a verdict of its own. For each matter:
 
@@ -31,19 +32,16 @@ from engine.patterns import Patterns, classify
 from engine.symbols import BRANCHES, Branch, Stem
 from engine.terms import General, Input, Kin, PatternName, Position, Vigour
 
-from .corpus import Corpus, Unit, corpus
+from .corpus import Corpus, corpus
+from .matter_quotes import Quote, QuoteIndex, quote
 from .matter_table import ANY_MATTER, ON_INITIAL, RULES, Ground, MatterRules, Spirit
 from .matters import Found, Matter, choose
 from .reading import Reading, read
 
-
-@dataclass(frozen=True, slots=True)
-class Quote:
-    """A unit the matter section shows; ``above``: already quoted earlier in this reply, so it is
-    referred to (→ above), not quoted again."""
-
-    unit: Unit
-    above: bool = False
+__all__ = [  # Quote: texts/matter_quotes.py's, read here too
+    "Answer", "DayAndBranch", "KinListing", "KinPlace", "MatterSection", "MentionReading", "PatternReading",
+    "Quote", "Search", "SpiritReading", "Undecided", "answer", "read_matters",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,59 +238,14 @@ class Answer:
         return (*(u for m in self.matters for u in m.units()), *(u.id for u in self.reading.units()))
 
 
-@dataclass(frozen=True, slots=True)
-class _Index:
-    """A corpus's units as the matter reading looks them up, built once per corpus and indexed by the
-    engine's values as numbers (a lookup by name folds its text, and an enum hashes in Python, on
-    every call)."""
-
-    openings: tuple[Unit, ...]  # by General
-    lines: tuple[Unit | None, ...]  # by General × 12 + the 地盤 Branch
-    excludes: tuple[tuple[bool, ...], ...]  # by General, then Branch: the opening's （不加…）
-    verses: tuple[Unit | None, ...]  # by PatternName
-
-    @classmethod
-    def of(cls, texts: Corpus) -> _Index:
-        held = _INDEX.get(id(texts))
-        if held is not None and held[0] is texts:
-            return held[1]
-        openings = tuple(texts.get(f"general.{g}") for g in General)
-        lines = tuple(texts.general_on(g, b) for g in General for b in BRANCHES)
-        excludes = tuple(tuple(b.name in u.excludes for b in BRANCHES) for u in openings)
-        verses = tuple(texts.pattern(n.name) for n in PatternName)
-        index = cls(openings, lines, excludes, verses)
-        if len(_INDEX) > 8:  # a test's own corpora: keep a few, not every one
-            _INDEX.clear()
-        _INDEX[id(texts)] = (texts, index)
-        return index
-
-
-_INDEX: dict[int, tuple[Corpus, _Index]] = {}
-
-
-class _Quoter:
-    """Quotes each unit once per reply; a second time it is a reference back."""
-
-    def __init__(self, texts: Corpus) -> None:
-        self.texts = texts
-        self.index = _Index.of(texts)
-        self.quoted: dict[str, None] = {}
-
-    def quote(self, unit: Unit) -> Quote:
-        if unit.id in self.quoted:
-            return Quote(unit, above=True)
-        self.quoted[unit.id] = None
-        return Quote(unit)
-
-
-def _spirit(q: _Quoter, chart: Chart, known: Facts, spirit: Spirit, rank: int, above: Matter | None) -> SpiritReading:
+def _spirit(
+    index: QuoteIndex, quoted: set[str], chart: Chart, known: Facts, spirit: Spirit, rank: int, above: Matter | None
+) -> SpiritReading:
     general = spirit.general
-    g = chart.generals
-    ground = g.ground_of(general)
-    heaven = chart.plate.up(ground)
-    opening_unit = q.index.openings[general]
-    line_unit = q.index.lines[general * 12 + ground]
-    excluded = q.index.excludes[general][ground]  # R4
+    at = chart.generals.by_ground.index(general)
+    ground, heaven = BRANCHES[at], BRANCHES[(at + chart.plate.offset) % 12]  # heaven: plate.up(ground)
+    line_pair = index.lines[general * 12 + ground]
+    excluded = index.excludes[general * 12 + ground]  # R4
     bears: bool | None = None
     if general in ON_INITIAL:  # R3
         if general is General.騰蛇 and chart.school.tengshe_whenever_seen:
@@ -300,11 +253,11 @@ def _spirit(q: _Quoter, chart: Chart, known: Facts, spirit: Spirit, rank: int, a
         else:
             bears = not excluded and chart.steps[0].branch == heaven
     if above is not None:
-        opening = Quote(opening_unit, above=True) if spirit.opening else None
-        line = Quote(line_unit, above=True) if line_unit is not None else None
+        opening = index.openings[general][1] if spirit.opening else None
+        line = None if line_pair is None else line_pair[1]
     else:
-        opening = q.quote(opening_unit) if spirit.opening else None
-        line = q.quote(line_unit) if line_unit is not None else None
+        opening = quote(index.openings[general], quoted) if spirit.opening else None
+        line = None if line_pair is None else quote(line_pair, quoted)
     return SpiritReading(
         general, rank, spirit.grounds, opening, heaven, ground, line, bears, excluded, above, chart, known
     )
@@ -318,64 +271,94 @@ def _day_and_branch(chart: Chart) -> DayAndBranch:
     )
 
 
+def _masked(groups: Sequence[tuple[PatternName, ...]]) -> tuple[tuple[tuple[PatternName, ...], int], ...]:
+    return tuple((g, sum(1 << n for n in g)) for g in groups)
+
+
+# Each matter's pattern groups, and R9's, with the bits of their names (a group none of whose names
+# holds is passed over with one test)
+_GROUPS = {rules.matter: _masked(rules.patterns) for rules in RULES.values()}
+_ANY_GROUPS = _masked(ANY_MATTER)
+
+
 def _patterns(
-    q: _Quoter,
+    index: QuoteIndex,
+    quoted: set[str],
     chart: Chart,
-    found: Patterns,
-    held: Sequence[bool],
-    groups: Sequence[tuple[PatternName, ...]],
+    held: int,
+    groups: Sequence[tuple[tuple[PatternName, ...], int]],
     search: bool,
-) -> tuple[tuple[PatternReading, ...], tuple[Undecided, ...]]:
+) -> tuple[PatternReading, ...]:
     out: list[PatternReading] = []
-    for group in groups:
-        names = tuple(n for n in group if held[n])
-        if not names:
+    for group, bits in groups:
+        if not held & bits:
             continue
-        unit = q.index.verses[names[0]]
+        names = group if len(group) == 1 else tuple(n for n in group if held >> n & 1)
+        pair = index.verses[names[0]]
         where = None
         if search and PatternName.伏吟 in names:  # R8: 「貴順支前一位尋之；貴逆支後一位尋之」
             day, clockwise = chart.day.branch, chart.generals.clockwise
             where = Search(day, day + 1 if clockwise else day - 1, clockwise)
-        out.append(PatternReading(names, None if unit is None else q.quote(unit), where))
-    undecided = tuple(Undecided(u.name, u.needs) for u in found.undecided if any(u.name in g for g in groups))
-    return tuple(out), undecided
+        out.append(PatternReading(names, None if pair is None else quote(pair, quoted), where))
+    return tuple(out)
 
 
 def _section(
-    q: _Quoter,
+    index: QuoteIndex,
+    quoted: set[str],
     chart: Chart,
     known: Facts,
     found: Patterns,
-    held: Sequence[bool],
+    held: int,
     asked: Found,
     given: list[Matter | None],
     first: bool,
 ) -> MatterSection:
-    rules: MatterRules = RULES[asked.matter]
+    matter = asked.matter
+    rules: MatterRules = RULES[matter]
     spirits = []
     for rank, spirit in enumerate(rules.spirits, start=1):
-        spirits.append(_spirit(q, chart, known, spirit, rank, given[spirit.general]))
+        spirits.append(_spirit(index, quoted, chart, known, spirit, rank, given[spirit.general]))
         if given[spirit.general] is None:
-            given[spirit.general] = asked.matter
-    own = tuple(s.general for s in rules.spirits)
+            given[spirit.general] = matter
     mentions = []
-    for m in rules.mentions:  # R7, in ¶ order (the table's)
-        ground = chart.generals.ground_of(m.general)
-        if m.general not in own and ground in m.branches:
-            mentions.append(MentionReading(m.general, ground, q.quote(q.texts.get(m.unit))))
-    patterns, undecided = _patterns(q, chart, found, held, rules.patterns, rules.hidden_search)
-    any_matter = _patterns(q, chart, found, held, ANY_MATTER, False)[0] if first else ()  # R9
+    if rules.mentions:
+        by_ground = chart.generals.by_ground
+        own = [s.general for s in rules.spirits]
+        for m, pair in index.mentions[matter]:  # R7, in ¶ order (the table's)
+            ground = BRANCHES[by_ground.index(m.general)]
+            if ground in m.branches and m.general not in own:
+                mentions.append(MentionReading(m.general, ground, quote(pair, quoted)))
+    groups = rules.patterns
+    undecided: tuple[Undecided, ...] = ()
+    if found.undecided:
+        undecided = tuple(Undecided(u.name, u.needs) for u in found.undecided if any(u.name in g for g in groups))
     return MatterSection(
-        matter=asked.matter,
-        words=asked.words,
-        spirits=tuple(spirits),
-        day_and_branch=_day_and_branch(chart) if rules.day_and_branch else None,
-        mentions=tuple(mentions),
-        patterns=patterns,
-        undecided=undecided,
-        any_matter=any_matter,
-        kin=KinListing(rules.kin, chart) if rules.kin is not None else None,  # R10
+        matter,
+        asked.words,
+        tuple(spirits),
+        _day_and_branch(chart) if rules.day_and_branch else None,
+        tuple(mentions),
+        _patterns(index, quoted, chart, held, _GROUPS[matter], rules.hidden_search),
+        undecided,
+        _patterns(index, quoted, chart, held, _ANY_GROUPS, False) if first else (),  # R9
+        KinListing(rules.kin, chart) if rules.kin is not None else None,  # R10
     )
+
+
+def _read(
+    chart: Chart, known: Facts, matters: Sequence[Found], texts: Corpus | None, found: Patterns
+) -> tuple[tuple[MatterSection, ...], set[str]]:
+    """The matter sections and the ids of the units they quote (not those referred back to)."""
+    ordered = matters if len(matters) < 2 else sorted(matters, key=lambda f: f.matter.order)
+    index = QuoteIndex.of(corpus() if texts is None else texts)
+    quoted: set[str] = set()
+    given: list[Matter | None] = [None] * 12  # by General: the matter each 類神 was first given under
+    held = 0  # the patterns that hold, as bits by PatternName
+    for p in found.held:
+        held |= 1 << p.name
+    sections = (_section(index, quoted, chart, known, found, held, a, given, i == 0) for i, a in enumerate(ordered))
+    return tuple(sections), quoted
 
 
 def read_matters(
@@ -390,14 +373,7 @@ def read_matters(
 
     ``found`` is ``classify(chart, known)`` if the caller has it already."""
     known = derive_facts(chart) if known is None else known
-    ordered = sorted(matters, key=lambda f: f.matter.order)
-    q = _Quoter(corpus() if texts is None else texts)
-    found = classify(chart, known) if found is None else found
-    given: list[Matter | None] = [None] * len(General)  # the matter each 類神 was first given under
-    held = [False] * len(PatternName)  # by PatternName
-    for p in found.held:
-        held[p.name] = True
-    return tuple(_section(q, chart, known, found, held, asked, given, first=i == 0) for i, asked in enumerate(ordered))
+    return _read(chart, known, matters, texts, classify(chart, known) if found is None else found)[0]
 
 
 def answer(
@@ -416,6 +392,5 @@ def answer(
         return Answer((), read(chart, known, texts=texts))
     known = derive_facts(chart) if known is None else known
     found = classify(chart, known)
-    sections = read_matters(chart, known, asked, texts=texts, found=found)
-    quoted = frozenset(u for s in sections for u in s.units())
-    return Answer(sections, read(chart, known, texts=texts, quoted=quoted, patterns=found))
+    sections, quoted = _read(chart, known, asked, texts, found)
+    return Answer(sections, read(chart, known, texts=texts, quoted=frozenset(quoted), patterns=found))

@@ -17,6 +17,7 @@ the word.
 
 from __future__ import annotations
 
+import re
 import tomllib
 import unicodedata
 from collections.abc import Mapping
@@ -95,6 +96,7 @@ class _Word:
     written: str
     matter: Matter | None  # None: a stop word
     latin: bool
+    place: int  # the matter's place in §9.2 (1 … 15); 0 for a stop word
 
 
 def fold(text: str) -> str:
@@ -114,23 +116,34 @@ class _FoldTable(dict[int, str]):
         return folded
 
 
+class _PlainTable(_FoldTable):
+    """The same for a question of PLAIN characters, which NFKC changes one for one: each character's
+    NFKC form folded (so the question need not be normalised first)."""
+
+    def __missing__(self, code: int) -> str:
+        folded = _TABLE[ord(nfkc(chr(code)))]
+        self[code] = folded
+        return folded
+
+
 _TABLE = _FoldTable()
+_PLAIN_TABLE = _PlainTable()
 # A letter or digit of a Latin-script word: the word boundary of §9.4 is anything else.
 # A letter or digit of a Latin-script word (ASCII, Latin-1 and Latin Extended-A/B letters): a Latin
 # keyword matches only where the characters either side of it are none of these (§9.4).
 _LATIN_EXTRA = frozenset(chr(c) for c in range(0xC0, 0x250)) - {"\u00d7", "\u00f7"}
 
 
-def _folded(text: str) -> tuple[str, tuple[int, ...] | None]:
-    """``text`` (already NFKC) folded, runs of white space as one space, and for each folded
-    character the index it comes from (None when that is its own index)."""
-    folded = text.translate(_TABLE)
+def _folded(text: str, table: _FoldTable = _TABLE) -> tuple[str, tuple[int, ...] | None]:
+    """``text`` (already NFKC, unless ``table`` is the PLAIN table) folded, runs of white space as one
+    space, and for each folded character the index it comes from (None when that is its own index)."""
+    folded = text.translate(table)
     if len(folded) == len(text) and "  " not in folded:
         return folded, None
     out: list[str] = []
     source: list[int] = []
     for i, c in enumerate(text):
-        for f in _TABLE[ord(c)]:
+        for f in table[ord(c)]:
             if f == " " and out and out[-1] == " ":
                 continue
             out.append(f)
@@ -142,18 +155,54 @@ def _is_latin(c: str) -> bool:
     return (c.isascii() and c.isalnum()) or c in _LATIN_EXTRA
 
 
+_LATIN = frozenset(chr(c) for c in range(0x250) if _is_latin(chr(c)))  # the same, as one set
+_LATIN_CLASS = "".join(re.escape(c) for c in sorted(_LATIN))
+_LATIN_RUN = re.compile(f"[{_LATIN_CLASS}]+")
+
+# Characters whose NFKC form is their own (the full-width forms and the ideographic space: an ASCII
+# one) and which nothing composes with or reorders: a question made of them only is normalised one
+# character at a time. (unicodedata's composition looks each CJK character up in a list from the
+# start, which cost more than the rest of recognition; tests/test_matters_scan.py checks the set.)
+PLAIN = re.compile("[\x20-\x7e\u3000-\u3003\u300c-\u300f\u3041-\u3096\u30a1-\u30fa\u30fc"
+                   "\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff5e]*")
+_WIDE = re.compile("[\u3000\uff01-\uff5e]")  # of those, the ones NFKC changes (to a space, to ASCII)
+
+
+def _narrow(wide: re.Match[str]) -> str:
+    c = wide.group()
+    return " " if c == "\u3000" else chr(ord(c) - 0xFEE0)
+
+
+def _narrowed(plain: str) -> str:
+    return _WIDE.sub(_narrow, plain) if _WIDE.search(plain) else plain
+
+
+def nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``, one character at a time where that is the same."""
+    return _narrowed(text) if PLAIN.fullmatch(text) else unicodedata.normalize("NFKC", text)
+
+
+def _latin_end(text: str, start: int) -> int:
+    """Where the run of Latin letters and digits through ``start`` ends."""
+    run = _LATIN_RUN.match(text, start)
+    return start + 1 if run is None else run.end()
+
+
 def _latin_word(word: str) -> bool:
     return any(_is_latin(c) for c in word) and all(_is_latin(c) or c in " -'" for c in word)
 
 
 @dataclass(frozen=True, slots=True)
 class Keywords:
-    """The checked keyword data, indexed for the scan: by folded form, and by first character the
-    lengths of the words starting with it (longest first)."""
+    """The checked keyword data, indexed for the scan: by folded form, and the lengths of the words
+    (longest first) that start with a character, or for a word starting with a Latin letter or
+    digit, with a run of them (a run in a question is either a word's whole first run or no start)."""
 
     words: tuple[_Word, ...]
     _by_folded: Mapping[str, _Word]
-    _lengths: Mapping[str, tuple[int, ...]]  # by first character: the words' lengths, longest first
+    _lengths: Mapping[str, tuple[int, ...]]  # by first character (not a Latin one)
+    _by_run: Mapping[str, tuple[int, ...]]  # by the run of Latin letters and digits a word starts with
+    _starts: re.Pattern[str]  # where a word may start: a first character, or a whole run of Latin ones
 
     def of(self, matter: Matter | None) -> tuple[str, ...]:
         """The words (as written) of a matter, or the stop words for ``None``."""
@@ -197,7 +246,7 @@ def parse(data: Mapping[str, Any], where: Path = DATA) -> Keywords:
                 folded = fold(written)
                 if not written.strip() or not folded.strip() or folded != folded.strip():
                     raise _problem(where, f"[{key}].{lang}: {written!r} is blank or has white space at an end")
-                word = _Word(folded, written, matter, _latin_word(folded))
+                word = _Word(folded, written, matter, _latin_word(folded), 0 if matter is None else matter.order)
                 other = seen.get(folded)
                 if other is not None and other.matter is not matter:
                     here = "a stop word" if matter is None else f"[{key}]"
@@ -210,12 +259,22 @@ def parse(data: Mapping[str, Any], where: Path = DATA) -> Keywords:
         if matter is not None and count == 0:
             raise _problem(where, f"[{key}] has no keywords")
     lengths: dict[str, set[int]] = {}
+    runs: dict[str, set[int]] = {}
     for w in words:
-        lengths.setdefault(w.folded[0], set()).add(len(w.folded))
+        first = w.folded[0]
+        if first in _LATIN:
+            runs.setdefault(w.folded[: _latin_end(w.folded, 0)], set()).add(len(w.folded))
+        else:
+            lengths.setdefault(first, set()).add(len(w.folded))
+    firsts = "".join(re.escape(c) for c in sorted(lengths))
     return Keywords(
         tuple(words),
         {w.folded: w for w in words},
         {c: tuple(sorted(n, reverse=True)) for c, n in lengths.items()},
+        {r: tuple(sorted(n, reverse=True)) for r, n in runs.items()},
+        # one character class first, so that the regular expression skips to the next in C; a Latin
+        # letter or digit is the start of a run (the scan never enters one: it skips whole runs)
+        re.compile(f"[{_LATIN_CLASS}{firsts}](?:(?<=[{_LATIN_CLASS}])[{_LATIN_CLASS}]*)?"),
     )
 
 
@@ -242,15 +301,19 @@ def recognise(question: str, table: Keywords | None = None) -> tuple[Found, ...]
     past; a stop word names nothing. Negation is not parsed. No matter → ``()``: the general reading.
     """
     table = keywords() if table is None else table
-    shown = unicodedata.normalize("NFKC", question)
-    text, source = _folded(shown)
-    found: dict[Matter, dict[str, None]] = {}
-    by_folded, lengths = table._by_folded, table._lengths
-    i, size = 0, len(text)
-    while i < size:
-        starting = lengths.get(text[i])  # most characters start no word
-        if starting is None or (i and _is_latin(text[i - 1]) and _is_latin(text[i])):
-            i += 1  # (and no word starts inside a Latin word)
+    plain = PLAIN.fullmatch(question) is not None  # then NFKC is the question's, character by character
+    shown = question if plain else unicodedata.normalize("NFKC", question)
+    text, source = _folded(shown, _PLAIN_TABLE if plain else _TABLE)
+    found: dict[int, dict[str, None]] = {}  # by the matter's place in §9.2 (an int hashes in C)
+    by_folded, lengths, by_run = table._by_folded, table._lengths, table._by_run
+    done = 0  # the end of the last word taken
+    for start in table._starts.finditer(text):  # the places a word may start (and no word inside a Latin word)
+        i = start.start()
+        if i < done:
+            continue
+        run = start.group()
+        starting = by_run.get(run) if run[0] in _LATIN else lengths[run]
+        if starting is None:
             continue
         w = None
         for n in starting:  # the longest word starting here
@@ -260,18 +323,16 @@ def recognise(question: str, table: Keywords | None = None) -> tuple[Found, ...]
             if w is not None:
                 break
         if w is None:
-            i += 1
             continue
-        end = i + len(w.folded)
-        if w.matter is not None:  # a stop word names nothing: it only keeps a shorter word inside from firing
-            words = shown[i:end] if source is None else shown[source[i] : source[end - 1] + 1]
-            found.setdefault(w.matter, {})[words] = None
-        i = end
-    return tuple(Found(m, tuple(found[m])) for m in MATTERS if m in found)
+        done = i + len(w.folded)
+        if w.place:  # a stop word names nothing: it only keeps a shorter word inside from firing
+            words = shown[i:done] if source is None else shown[source[i] : source[done - 1] + 1]
+            found.setdefault(w.place, {})[_narrowed(words) if plain else words] = None
+    return tuple(Found(MATTERS[n - 1], tuple(found[n])) for n in sorted(found))
 
 
 def _inside_word(text: str, start: int, end: int) -> bool:
-    return (start > 0 and _is_latin(text[start - 1])) or (end < len(text) and _is_latin(text[end]))
+    return (start > 0 and text[start - 1] in _LATIN) or (end < len(text) and text[end] in _LATIN)
 
 
 def choose(question: str | None, matter: str | Matter | None = None) -> tuple[Found, ...]:
