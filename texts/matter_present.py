@@ -23,7 +23,7 @@ from engine.terms import General
 
 from .corpus import Corpus, corpus
 from .explain import show
-from .matter_reading import KinListing, KinPlace, MatterSection, PatternReading, Quote, SpiritReading
+from .matter_reading import KinListing, MatterSection, PatternReading, Quote, SpiritReading
 from .matter_words import Phrases, grounds_sentence, phrases, quote_text
 from .present import seed_lines
 from .words import Lang, text
@@ -99,10 +99,12 @@ def _spirit_steps(s: SpiritReading, p: Phrases, out: list[_Step]) -> None:
         out.append(_quoted(s.line, p.word["role.line"], () if name is None else (name,), p))
     # R3 (the 伝), R5 (the lessons), R6 (facts without verdict): what SpiritReading's positions,
     # lessons, void, vigour and kin say, read off the chart as the tables' numbers
+    # (the steps are 初伝 中伝 末伝 and the lessons 1–4, in order: engine/chart.py, engine/lessons.py)
     chart = s.chart
-    steps = chart.steps
-    rides = (steps[0].branch == heaven) | (steps[1].branch == heaven) << 1 | (steps[2].branch == heaven) << 2
-    upper = sum(1 << (x.number - 1) for x in chart.lessons if x.upper == heaven)
+    t, x = chart.steps, chart.lessons
+    rides = (t[0].branch == heaven) | (t[1].branch == heaven) << 1 | (t[2].branch == heaven) << 2
+    upper = (x[0].upper == heaven) | (x[1].upper == heaven) << 1 | (x[2].upper == heaven) << 2 | (
+        x[3].upper == heaven) << 3
     facts = [*opening_said, p.rides[general * 8 + rides], p.lessons[heaven * 16 + upper]]
     facts.append(p.void[heaven * 2 + (heaven in chart.void)])
     month = s.known.month
@@ -126,21 +128,21 @@ def _pattern_step(r: PatternReading, any_matter: bool, lang: Lang, p: Phrases) -
     return _quoted(r.quote, role, said, p)
 
 
-def _place(k: KinPlace, p: Phrases) -> str:
-    if k.lesson is not None:
-        where = p.kin_lesson[(k.lesson - 1) * 12 + k.branch]
+def _place(branch: int, void: bool, lesson: int | None, position: int | None, p: Phrases) -> str:
+    if lesson is not None:
+        where = p.kin_lesson[(lesson - 1) * 12 + branch]
     else:
-        assert k.position is not None
-        where = p.kin_step[k.position * 12 + k.branch]
-    return p.t("kin_void", place=where) if k.void else where
+        assert position is not None
+        where = p.kin_step[position * 12 + branch]
+    return p.t("kin_void", place=where) if void else where
 
 
 def _kin_said(k: KinListing, lang: Lang, p: Phrases) -> str:
     name = show(k.kin, lang)
-    places = k.places
+    places = k.where()  # KinListing.places, as their fields
     if not places:
         return p.t("kin_none", kin=name)
-    return p.t("kin_title", kin=name, places=p.sep.join(_place(x, p) for x in places))
+    return p.t("kin_title", kin=name, places=p.sep.join(_place(*x, p) for x in places))
 
 
 def _day_and_branch_said(section: MatterSection, p: Phrases) -> tuple[str, ...] | None:

@@ -186,15 +186,14 @@ class KinListing:
 
     @property
     def places(self) -> tuple[KinPlace, ...]:
-        chart, wanted = self.chart, self.kin
-        element = chart.day.stem.element
-        places = [
-            KinPlace(x.upper, x.upper in chart.void, lesson=x.number)
-            for x in chart.lessons
-            if kin(element, x.upper.element) is wanted
-        ]
-        places += [KinPlace(s.branch, s.void, position=s.position) for s in chart.steps if s.kin is wanted]
-        return tuple(places)
+        return tuple(KinPlace(*where) for where in self.where())
+
+    def where(self) -> list[tuple[Branch, bool, int | None, Position | None]]:
+        """``places`` as KinPlace's fields (a writer that only reads them need not build the values)."""
+        chart, wanted, element = self.chart, self.kin, self.chart.day.stem.element
+        where = [(x.upper, x.upper in chart.void, x.number, None) for x in chart.lessons
+                 if kin(element, x.upper.element) is wanted]
+        return where + [(s.branch, s.void, None, s.position) for s in chart.steps if s.kin is wanted]
 
 
 @dataclass(frozen=True, slots=True)
