@@ -24,9 +24,11 @@ slows both alike. Workloads (64 in flight by default):
 
 Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
 p95 over all rounds), and the bot's CPU per interaction (user + system time of its process, from
-/proc, over the round). Then memory: ``--memory N`` distinct casts with pictures (each a moment two
-hours after the last, so every one is a new chart moment and picture) and the resident set (VmRSS)
-of each bot after them. Ratios are ours/peer. Nothing is asserted: the figures are printed with the
+/proc, over the round). Then memory: ``--memory N`` distinct casts with pictures (each a new chart
+moment and picture; from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the
+resident set (VmRSS) of each bot at start, before them and after them. Ratios are ours/peer.
+``--where`` runs ours under tracemalloc and prints what the memory casts left allocated, by file and
+line (slower; that run's RSS is not the figure). Nothing is asserted: the figures are printed with the
 load average, since the machine may be running other work; the exit status is 0 when all ran.
 """
 
@@ -54,6 +56,7 @@ from typing import Any, TextIO
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.bot_memory import CHART_INPUTS, Tracer, memory_moments, resident, where  # noqa: E402
 from testkit.discord_standin import DiscordStandIn  # noqa: E402
 
 CONNECT_TIMEOUT_S = 60.0
@@ -82,15 +85,17 @@ def _die_with_parent() -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+MEMORY_MOMENTS: list[str] = []  # in the stand-in host: the memory run's moments (bench/bot_memory.py)
+
+
 def options_for(workload: str, n: int) -> dict[str, Any]:
     """The /cast options of interaction ``n`` of a workload (the same for ours and the peer)."""
     if workload == NEW_MINUTES:
         return {"when": f"{BASE + timedelta(minutes=n):%Y-%m-%d %H:%M}", "image": True}
     if workload == SAME:
         return {"when": SAME_MOMENT, "image": False}
-    # memory: a new chart moment each time, two hours apart, with its picture
-    return {"when": f"{datetime(1960, 1, 1, 1) + timedelta(hours=2 * n, minutes=n % 60):%Y-%m-%d %H:%M}",
-            "image": True}
+    # memory: a distinct moment each time, with its picture, until the chart cache is full and beyond
+    return {"when": MEMORY_MOMENTS[n], "image": True}
 
 
 # -- the stand-in host (its own process) --------------------------------------------------------
@@ -176,6 +181,8 @@ async def serve() -> int:
                 answer = True
             elif ask["op"] == "sample":
                 answer = await _sample(standin, ask["options"])
+            elif ask["op"] == "moments":
+                MEMORY_MOMENTS[:], answer = memory_moments(ask["count"])
             elif ask["op"] == "run":
                 DEFERRED[0] = EXPIRED[0] = 0
                 answer = {"latencies": await _run(standin, ask["workload"], ask["start"], ask["count"],
@@ -256,10 +263,13 @@ class Bot:
         self.log.close()
 
 
-def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host, tree: Path = ROOT) -> Bot:
+def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host, tree: Path = ROOT,
+          tracer: Tracer | None = None) -> Bot:
+    """A bot started and connected (``tracer``: under tracemalloc, bench/bot_memory.py)."""
     log = open(workdir / f"{label}.log", "w")  # noqa: SIM115 - closed by Bot.stop
+    path = str(tree) if tracer is None else f"{tracer.folder}{os.pathsep}{tree}"
     full = {**{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIUREN_"))}, **env,
-            **host.env[label], "PYTHONPATH": str(tree)}
+            **host.env[label], "PYTHONPATH": path}
     process = subprocess.Popen(argv, cwd=tree, env=full, stdout=log, stderr=log, preexec_fn=_die_with_parent)
     bot = Bot(label, process, log)
     try:
@@ -280,7 +290,8 @@ def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int,
 
 
 def row(label: str, mine: float, theirs: float, unit: str) -> str:
-    return f"  {label:<34} {mine:9.2f} {unit:<3} {theirs:9.2f} {unit:<3} {mine / theirs:8.2f}×"
+    ratio = f"{mine / theirs:8.2f}×" if theirs else "       —"  # a few interactions can take < 1 clock tick
+    return f"  {label:<34} {mine:9.2f} {unit:<3} {theirs:9.2f} {unit:<3} {ratio}"
 
 
 def p95(values: list[float]) -> float:
@@ -299,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=64, help="interactions in flight")
     parser.add_argument("--memory", type=int, default=10_000, help="distinct casts with pictures before the RSS")
     parser.add_argument("--quick", action="store_true", help="1 round of 32, 8 in flight, 40 for memory")
+    parser.add_argument("--where", action="store_true",
+                        help="ours under tracemalloc: what the memory casts left allocated, by line (slower)")
     parser.add_argument("--ours-tree", type=Path, default=ROOT,
                         help="run ours from another source tree (`git archive` of an earlier commit: before/after)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -312,10 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="liuren-bench-"))
     host = Host()
     bots: list[Bot] = []
+    tracer = Tracer(workdir / "trace") if args.where else None
     try:
+        inputs = host.ask(op="moments", count=args.memory) if args.memory else 0
         ours = start("ours", [sys.executable, "-m", "bot"],
                      {"LIUREN_DB": str(workdir / "bench.sqlite3"), "LIUREN_TZ": "Asia/Tokyo"}, workdir, host,
-                     args.ours_tree.resolve())
+                     args.ours_tree.resolve(), tracer)
         bots.append(ours)
         reply = {"picture": host.ask(op="sample", who="ours", options=options_for(NEW_MINUTES, -1)),
                  "plain": host.ask(op="sample", who="ours", options=options_for(SAME, 0))}
@@ -330,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{len(picture['followups'])} followups, upload {sum(sizes) / 1024:.1f} KiB")
         for bot in bots:  # first-use work (imports, fonts, caches) is not a round's (nor its deferrals)
             host.ask(op="run", who=bot.label, workload=SAME, start=0, count=WARM_UP, concurrency=4)
+        at_start = {bot.label: bot.rss_mb() for bot in bots}
         print(f"before the rounds: {load()}")
         for r in range(args.rounds):
             for workload in WORKLOADS:
@@ -349,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {'deferred, then edited':<34} {ours.deferred[workload]:9d}     {peer.deferred[workload]:9d}")
             print(f"  {'deferred, never answered':<34} {ours.expired[workload]:9d}     {peer.expired[workload]:9d}")
         if args.memory:
+            before = {bot.label: bot.rss_mb() for bot in bots}
+            first = tracer.snapshot(ours.process) if tracer is not None else None
             t = time.perf_counter()
             for bot in bots:
                 ran = host.ask(op="run", who=bot.label, workload="memory", start=0, count=args.memory,
@@ -356,11 +374,20 @@ def main(argv: list[str] | None = None) -> int:
                 bot.deferred["memory"], bot.expired["memory"] = ran["deferred"], ran["expired"]
             in_flight = min(args.concurrency, MEMORY_IN_FLIGHT)
             print(f" memory: {args.memory:,} distinct casts with pictures each, {in_flight} in flight "
-                  f"({time.perf_counter() - t:.0f} s), "
-                  f"{load()}")
+                  f"({time.perf_counter() - t:.0f} s), {load()}")
+            print(f"  the casts' chart inputs: {inputs:,} of the {CHART_INPUTS:,} a full chart cache holds"
+                  + (" (full)" if inputs == CHART_INPUTS else ""))
+            print(row("RSS at start (connected, warmed up)", at_start["ours"], at_start["peer"], "MB"))
+            print(row("RSS before the memory casts", before["ours"], before["peer"], "MB"))
             print(row("RSS after them", ours.rss_mb(), peer.rss_mb(), "MB"))
+            kinds = {bot.label: resident(bot.process.pid) for bot in bots}
+            for kind in kinds["ours"]:
+                print(row(f"  of it: {kind}", kinds["ours"][kind], kinds["peer"][kind], "MB"))
             print(f"  {'deferred, then edited / never answered':<34} {ours.deferred['memory']:5d} / "
                   f"{ours.expired['memory']:<3d} {peer.deferred['memory']:5d} / {peer.expired['memory']}")
+            if tracer is not None and first is not None:
+                print(" what the memory casts left allocated in ours (tracemalloc; not the RSS figure):")
+                print("\n".join(where(first, tracer.snapshot(ours.process), args.ours_tree.resolve())))
         print(f"ratios ours/peer printed above; logs in {workdir}")
     finally:
         for bot in bots:
