@@ -41,8 +41,6 @@ RUNS = (
     Run("daily_bench.py", ("--sizes", "1000", "--backends", "sqlite", *(("postgres",) if POSTGRES else ())),
         "schedules"),
 )
-# Over 3 s each on this machine, or near it when the machine is busy: outside `pytest -m "not slow"`.
-SLOW = {"picture_bench.py", "bot_bench.py", "daily_bench.py"}
 
 
 def test_every_script_has_a_smoke_run() -> None:
@@ -58,9 +56,8 @@ def test_every_bench_command_in_the_readme_is_run_here() -> None:
     assert all((ROOT / n).is_file() for n in named)
 
 
-@pytest.mark.parametrize(
-    "run", [pytest.param(r, id=r.script, marks=[pytest.mark.slow] if r.script in SLOW else []) for r in RUNS]
-)
+@pytest.mark.slow  # issue 23: each run is a process of its own, a second or more of CPU
+@pytest.mark.parametrize("run", [pytest.param(r, id=r.script) for r in RUNS])
 def test_the_benchmark_runs_in_its_quickest_mode(run: Run) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     started = time.perf_counter()

@@ -100,6 +100,7 @@ def _pieces() -> list[str]:
             "\u0301", "ｶﾞ", "Ⅻ", "ﬁ", "Straße", "ŉ"]
 
 
+@pytest.mark.slow  # issue 23: 9,000 questions, over a second
 @pytest.mark.parametrize("seed", range(6))
 def test_the_scan_reads_questions_as_the_plain_scan(seed: int) -> None:
     rng = random.Random(seed)

@@ -44,6 +44,7 @@ def test_there_are_1440_charts() -> None:
     assert len(CHARTS) == 1440 and len({(c.day, c.yuejiang, c.hour) for c in CHARTS}) == 1440
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 def test_sections_come_in_a_teachers_order() -> None:
     for reading in READINGS:
         sections = [e.section for e in reading.entries]
@@ -57,6 +58,7 @@ def test_no_unit_is_quoted_twice() -> None:
         assert len(ids) == len(set(ids)), (reading.chart.day, reading.chart.yuejiang, reading.chart.hour)
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 def test_every_void_transmission_is_said_to_be_void() -> None:
     seen = 0
     for reading in READINGS:
@@ -68,6 +70,7 @@ def test_every_void_transmission_is_said_to_be_void() -> None:
     assert seen > 200  # issue 10 counts 244 void 初伝 alone among the 1,440
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 def test_initial_only_openings_only_for_the_initial() -> None:
     c = corpus()
     only = {c.general("騰蛇").id, c.general("勾陳").id}  # type: ignore[union-attr]
@@ -100,6 +103,7 @@ def test_a_repeated_transmission_points_back() -> None:
     assert count > 100
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 def test_name_lines_name_only_the_branchs_own_name() -> None:
     # 六合 on 卯 is 入室 (¶103 「升堂（午）入室（卯）」): the reading names 入室 alone.
     for reading in READINGS:
@@ -131,6 +135,7 @@ def test_pleiades_sub_forms_by_school() -> None:
         assert (PatternName.冬蛇掩目 in names) == (not c.day.stem.is_yang)
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
 def test_readings_in_english_and_chinese_have_no_kana_outside_the_seed(lang: str) -> None:
     from texts.present import translation

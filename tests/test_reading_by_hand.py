@@ -6,6 +6,8 @@ give the reasoning so a reader can check it against the books.
 
 from __future__ import annotations
 
+import pytest
+
 from engine import cast_classical
 from engine.patterns import detect
 from engine.symbols import Branch
@@ -82,6 +84,7 @@ def test_伏吟_丁卯_with_天空_and_玄武() -> None:
     assert [e.same_as for e in entries if e.position is Position.末伝] == [Position.初伝]
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 def test_every_unit_a_reading_returns_is_in_the_corpus() -> None:
     """Over all 720 plates by day and by night, every unit shown is the corpus's own, by id."""
     from engine.symbols import BRANCHES, PILLARS

@@ -297,6 +297,7 @@ def test_each_candidates_depth_is_shown_as_counted() -> None:
     assert seen > 100
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 def test_the_depth_method_does_not_point_to_itself() -> None:
     """「原文に渉害の取用規則の句はない…最も近い規則は渉害（¶59）」 is gone: the reasons say where it comes from."""
     for chart in classical_charts(DEPTH_SCHOOL):
@@ -309,6 +310,7 @@ def test_the_depth_method_does_not_point_to_itself() -> None:
                     assert str(dict(n.values)["method"]) != "渉害"
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 def test_pleiades_by_the_day_is_marked_as_outside_the_seed() -> None:
     seen = 0
     for chart in classical_charts(BY_DAY_SCHOOL):
@@ -335,6 +337,7 @@ def _uses_remote_several(chart: Chart) -> bool:
                for w in chart.transmissions.trace)
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("school", [School(), DEPTH_SCHOOL], ids=["default", "depth"])
 def test_the_rule_for_several_remote_candidates_is_quoted_where_used(school: School) -> None:
     seen = 0
@@ -384,6 +387,7 @@ def test_the_originals_slips_are_marked_in_the_corpus() -> None:
         assert f"{note.at}〔ママ〕" in unit.display_translation and note.at in unit.translation
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_reading_quoting_a_slip_shows_its_mark(lang: Lang) -> None:
     mark = text("reading.sic", lang)
@@ -418,6 +422,7 @@ def test_the_japanese_mark_is_not_shown_to_other_readers() -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_trace_is_printed_once(lang: Lang) -> None:
     for i, reading in enumerate(READINGS):
@@ -426,6 +431,7 @@ def test_the_trace_is_printed_once(lang: Lang) -> None:
             assert out.count(explain(why, lang)) == 1, (where(reading), explain(why, lang))
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_undecided_pattern_is_named_once(lang: Lang) -> None:
     undecided = 0
@@ -523,6 +529,7 @@ def _fields(key: str, lang: Lang) -> list[str]:
     return re.findall(r"{(\w+)}", words()[lang][key])
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_reason_cites_its_paragraph_or_says_it_is_outside(lang: Lang) -> None:
     for reading in _every_reading()[:: 3]:
@@ -545,6 +552,7 @@ def test_no_caveat_of_the_projects_own(lang: Lang) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_method_question_hides_the_overcoming_row(lang: Lang) -> None:
     label = text("render.relation_row", lang)
