@@ -65,7 +65,7 @@ Work = Callable[[], int]  # does some charts, returns how many
 
 def forget_charts() -> None:
     """Empty the engine's caches of built charts and calendar spans, so the next casts start cold."""
-    engine_chart._CACHE.clear()
+    engine_chart.clear_cache()  # the charts and the parts they share
     engine_calendar._SPANS.clear()
 
 

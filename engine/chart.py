@@ -81,7 +81,8 @@ def hidden_stem(day: Pillar, branch: Branch) -> Stem | None:
     return STEMS[index] if index < 10 else None
 
 
-_CACHE: dict[tuple[int, int, int, School], Chart] = {}
+# Each school's charts, by (day, 月将, hour) as one number, with the School object they all share.
+_CACHE: dict[School, tuple[School, dict[int, Chart]]] = {}
 _T = TypeVar("_T")
 
 
@@ -107,10 +108,14 @@ def cast_classical(
     pillar = _read(day, Pillar, Pillar.parse, "day", "a pillar such as '甲子'")
     general = _read(yuejiang, Branch, parse_branch, "yuejiang", "a branch such as '亥'")
     hour_branch = _read(hour, Branch, parse_branch, "hour", "a branch such as '午'")
-    key = (pillar.index, general, hour_branch, school)
-    chart = _CACHE.get(key)
+    kept = _CACHE.get(school)
+    if kept is None:  # one School object for all the charts of a school (callers make a new equal one)
+        kept = _CACHE[school] = (school, {})
+    shared, charts = kept
+    key = (pillar.index * 12 + general) * 12 + hour_branch
+    chart = charts.get(key)
     if chart is None:
-        chart = _CACHE[key] = _build(pillar, general, hour_branch, school)
+        chart = charts[key] = _build(pillar, general, hour_branch, shared)
     return chart
 
 
@@ -143,24 +148,61 @@ def cast(
     general = when.yuejiang if yuejiang is None else yuejiang
     core = cast_classical(when.day, general, when.hour.branch, school=school)
     return Chart(
-        core.day, core.hour, core.yuejiang, school, core.plate, core.lessons,
+        core.day, core.hour, core.yuejiang, core.school, core.plate, core.lessons,
         core.transmissions, core.generals, core.steps, core.void, when,
     )
 
 
-def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School) -> Chart:
-    plate = plate_for(yuejiang, hour)
-    lessons = four_lessons(day, plate)
-    transmissions = three_transmissions(day, plate, lessons, school)
-    generals = place_generals(day.stem, hour, plate, school.noble_table)
-    void = day.void
-    steps = tuple(
-        Step(
-            position, branch, plate.down(branch), generals.on(branch), hidden_stem(day, branch),
-            kin(day.stem.element, branch.element), branch in void,
-        )
+# issue 21: what charts share is built once and shared (all of it frozen, so sharing is safe). The
+# four lessons and the 三伝 with its trace (half of what a chart holds) follow from the day and the
+# plate (and the school), so the 12 charts of each (day, plate) share them; the generals follow from
+# the day stem, the hour and the plate, and read alike for every 晝 (or 夜) hour of a plate, as do the
+# steps. Keyed on what builds them, not on equal values (Stem.甲 == Branch.子 as IntEnums: a value
+# key could swap one for the other), except the generals, which hold no stem, and are shared by
+# value. 8,640 charts: 21 MB → ~4 MB.
+_LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
+_TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
+_GENERALS: dict[tuple[int, int, int, str], Generals] = {}
+_ALIKE: dict[Generals, Generals] = {}
+_STEPS: dict[tuple[int, int, School, Generals], tuple[Step, Step, Step]] = {}
+_VOID: dict[int, tuple[Branch, Branch]] = {}
+
+
+def clear_cache() -> None:
+    """Forget every chart built and the parts they share (for benchmarks that time a cold cast)."""
+    for cache in (_CACHE, _LESSONS, _TRANSMISSIONS, _GENERALS, _ALIKE, _STEPS, _VOID):
+        cache.clear()
+
+
+def _steps(day: Pillar, plate: Plate, transmissions: Transmissions, generals: Generals,
+           void: tuple[Branch, Branch]) -> tuple[Step, Step, Step]:
+    first, middle, final = (
+        Step(position, branch, plate.down(branch), generals.on(branch), hidden_stem(day, branch),
+             kin(day.stem.element, branch.element), branch in void)
         for position, branch in zip(POSITIONS, transmissions.branches, strict=True)
     )
-    assert len(steps) == 3
-    return Chart(day, hour, yuejiang, school, plate, lessons, transmissions, generals,
-                 (steps[0], steps[1], steps[2]), void)
+    return first, middle, final
+
+
+def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School) -> Chart:
+    plate = plate_for(yuejiang, hour)
+    lessons = _LESSONS.get((day.index, plate.offset))
+    if lessons is None:
+        lessons = _LESSONS[(day.index, plate.offset)] = four_lessons(day, plate)
+    transmissions = _TRANSMISSIONS.get((day.index, plate.offset, school))
+    if transmissions is None:
+        transmissions = _TRANSMISSIONS[(day.index, plate.offset, school)] = three_transmissions(
+            day, plate, lessons, school)
+    generals_key = (int(day.stem), int(hour), plate.offset, school.noble_table)
+    generals = _GENERALS.get(generals_key)
+    if generals is None:
+        made = place_generals(day.stem, hour, plate, school.noble_table)
+        generals = _GENERALS[generals_key] = _ALIKE.setdefault(made, made)
+    void = _VOID.get(day.index)
+    if void is None:
+        void = _VOID[day.index] = day.void
+    steps_key = (day.index, plate.offset, school, generals)
+    steps = _STEPS.get(steps_key)
+    if steps is None:
+        steps = _STEPS[steps_key] = _steps(day, plate, transmissions, generals, void)
+    return Chart(day, hour, yuejiang, school, plate, lessons, transmissions, generals, steps, void)

@@ -13,59 +13,130 @@ weights sum to at most ``size``:
     >>> _ = pngs.put("a", b"1234"), pngs.put("b", b"123456"), pngs.put("c", b"12")
     >>> sorted(pngs.keys()), pngs.weight
     (['b', 'c'], 8)
+
+``size_of`` measures what a value of tuples, dicts and slotted objects holds, for ``weigh``:
+
+    >>> size_of(("ab", "ab")) == sys.getsizeof(("ab", "ab")) + sys.getsizeof("ab")  # each object once
+    True
 """
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from enum import Enum
+from threading import Lock
+from typing import Generic, TypeVar, cast
 
-__all__ = ["LRU"]
+__all__ = ["LRU", "size_of"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
 class LRU(Generic[K, V]):
-    """At most ``size`` entries (with ``weigh``: entries weighing at most ``size`` together, e.g. bytes);
-    ``get`` marks an entry as used, ``put`` drops the least recently used."""
+    """At most ``size`` entries (with ``weigh``, or weights given to ``put``: entries weighing at most
+    ``size`` together, e.g. bytes); ``get`` marks an entry as used, ``put`` drops the least recently used.
+    Safe to share between threads (the daily posts are composed on the worker threads while /cast
+    reads the same caches on the event loop)."""
 
-    __slots__ = ("_items", "_weigh", "_weights", "size", "weight")
+    __slots__ = ("_items", "_lock", "_weigh", "_weights", "size", "weight")
 
     def __init__(self, size: int, weigh: Callable[[V], int] | None = None) -> None:
         self.size = size
         self._weigh = weigh
         self._items: OrderedDict[K, V] = OrderedDict()
         self._weights: dict[K, int] = {}
+        self._lock = Lock()
         self.weight = 0  # what the entries weigh together (their number without ``weigh``)
 
     def get(self, key: K) -> V | None:
         """The value kept for ``key`` (now the most recently used), or ``None``."""
-        found = self._items.get(key)
-        if found is not None:
-            self._items.move_to_end(key)
-        return found
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
 
-    def put(self, key: K, value: V) -> V:
-        """Keep ``value`` for ``key``, forgetting the oldest entries beyond ``size``; returns ``value``."""
-        weight = 1 if self._weigh is None else self._weigh(value)
-        self.weight += weight - self._weights.get(key, 0)
-        self._items[key] = value
-        self._weights[key] = weight
-        self._items.move_to_end(key)
-        while self.weight > self.size and len(self._items) > 1:
-            old, _ = self._items.popitem(last=False)
-            self.weight -= self._weights.pop(old)
+    def put(self, key: K, value: V, weight: int | None = None) -> V:
+        """Keep ``value`` for ``key``, forgetting the oldest entries beyond ``size``; returns ``value``.
+        ``weight``: what the entry weighs as the caller measured it (key included), else ``weigh(value)``."""
+        if weight is None:
+            weight = 1 if self._weigh is None else self._weigh(value)
+        with self._lock:
+            self.weight += weight - self._weights.get(key, 0)
+            self._items[key] = value
+            self._weights[key] = weight
+            self._items.move_to_end(key)
+            while self.weight > self.size and len(self._items) > 1:
+                old, _ = self._items.popitem(last=False)
+                self.weight -= self._weights.pop(old)
         return value
 
     def keys(self) -> Iterator[K]:
-        return iter(self._items)
+        """The keys, least recently used first (a copy: the cache may change meanwhile)."""
+        with self._lock:
+            return iter(list(self._items))
 
     def clear(self) -> None:
-        self._items.clear()
-        self._weights.clear()
-        self.weight = 0
+        with self._lock:
+            self._items.clear()
+            self._weights.clear()
+            self.weight = 0
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+# Values every cache shares with the rest of the process: they cost an entry nothing.
+_FREE = (Enum, bool, int, float, type(None), type)
+_SKIP, _LEAF, _ITEMS, _MAP = (), ("",), ("*",), ("**",)  # how to walk a type; else its slots' names
+
+
+def _plan(kind: type, shared: tuple[type, ...]) -> tuple[str, ...]:
+    if issubclass(kind, _FREE) or issubclass(kind, shared):
+        return _SKIP
+    if issubclass(kind, (str, bytes)):
+        return _LEAF
+    if issubclass(kind, (tuple, list, set, frozenset)):
+        return _ITEMS
+    if issubclass(kind, dict):
+        return _MAP
+    names: list[str] = []
+    for cls in kind.__mro__:
+        slots = getattr(cls, "__slots__", ())
+        names += [slots] if isinstance(slots, str) else slots
+    return tuple(names) or _LEAF
+
+
+def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
+    """The bytes ``value`` holds (``sys.getsizeof`` of it and of every object it reaches through
+    tuples, lists, sets, dicts and ``__slots__``), each object counted once. Enum members, numbers,
+    None and instances of ``shared`` (owned elsewhere: the corpus's units, a chart) count nothing;
+    a string shared with another entry is counted in both, so the sum errs on the heavy side."""
+    plans: dict[type, tuple[str, ...]] = {}
+    seen: set[int] = set()
+    todo = [value]
+    total = 0
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = _plan(kind, shared)
+        if plan is _SKIP or id(item) in seen:
+            continue
+        seen.add(id(item))
+        total += sys.getsizeof(item)
+        if plan is _LEAF:
+            continue
+        if plan is _ITEMS:
+            todo.extend(cast(Iterable[object], item))
+        elif plan is _MAP:
+            mapping = cast(dict[object, object], item)
+            todo.extend(mapping.keys())
+            todo.extend(mapping.values())
+        else:
+            todo.extend([getattr(item, name, None) for name in plan])
+    return total

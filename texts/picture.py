@@ -13,9 +13,9 @@ Discord's limit for an attachment's description) and :func:`filename` (an ASCII 
 Call :func:`warm` once at start-up so the first reply does not pay for loading the fonts.
 
 The picture is drawn at 2× its display size (``SCALE``) so it stays crisp on phones; its text is
-never below 14 px at display size. What repeats is cached: the rasterised texts (there are only a
-few hundred distinct strings at a handful of sizes), and the finished PNGs of the last
-``CACHE_SIZE`` charts drawn, so showing a chart again costs a dictionary look-up.
+never below 14 px at display size. What repeats is cached: the rasterised texts many charts share
+(texts/picture_text.py), and the finished PNGs of the last ``CACHE_SIZE`` charts drawn, so showing a
+chart again costs a dictionary look-up.
 
 Golden images for the tests are regenerated with ``python -m texts.picture --regenerate-golden``
 (the examples in docs/images with ``--regenerate-examples``);
@@ -46,14 +46,14 @@ from engine.facts import Facts
 from engine.terms import General  # issue 18: the 類神 marked
 from texts.lru import LRU
 from texts.picture_alt import ALT_MAX, alt_text
-from texts.picture_fonts import Weight, font
 from texts.picture_layout import Box, Layout, Role, Text, layout, term
+from texts.picture_text import SCALE, SHORT, Recurring, glyphs, measure, pixels, place
+from texts.picture_text import clear as clear_texts
 from texts.words import LANGS, Lang, text
 
 Theme = Literal["dark", "light"]
 THEMES_ALL: tuple[Theme, ...] = ("dark", "light")
-SCALE = 2
-CACHE_SIZE = 16  # finished PNGs kept (≈ 95 KB each: the charts of the last few minutes); glyphs are cached apart
+CACHE_SIZE = 8  # finished PNGs kept (≈ 110 KB each: the last 8 時 drawn, each shared by its casts); texts apart
 
 RGB = tuple[int, int, int]
 
@@ -76,41 +76,6 @@ THEMES: dict[Theme, dict[Role, RGB]] = {
         "spirit": (0x1A, 0x7F, 0x4B),  # issue 18: a 類神's cell
     },
 }
-
-
-def _weight(bold: bool) -> Weight:
-    return "bold" if bold else "regular"
-
-
-@lru_cache(maxsize=4096)
-def measure(value: str, size: int, bold: bool) -> float:
-    """Width of ``value`` at ``size`` px (1×), as the painter will draw it."""
-    return font(_weight(bold), size * SCALE).getlength(value) / SCALE
-
-
-def _rasterise(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """``value`` as a coverage mask, with its offset from the anchor point."""
-    face = font(_weight(bold), size * SCALE)
-    left, top, right, bottom = (int(v) for v in face.getbbox(value, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), value, fill=255, font=face, anchor=anchor)
-    return mask, left, top
-
-
-# Short texts (branches, stems, generals, 地盤X) recur on every chart and are few: keep them all.
-# Longer ones are often one chart's own (the title 甲子日 午時, the date, the pillars: 720 titles
-# alone would hold ~30 MB), so only the last LONG_KEPT stay, which still covers the labels every
-# chart repeats; memory then stays flat however many charts are drawn.
-SHORT = 3
-LONG_KEPT = 128
-_short_glyphs = lru_cache(maxsize=1024)(_rasterise)
-_long_glyphs = lru_cache(maxsize=LONG_KEPT)(_rasterise)
-
-
-def _glyphs(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """``value`` rasterised, from the cache when it was drawn before."""
-    cache = _short_glyphs if len(value) <= SHORT else _long_glyphs
-    return cache(value, size, bold, anchor)
 
 
 # Which ink is drawn on which paper. A text's edge pixels are blends of its ink into the paper
@@ -173,7 +138,7 @@ def _ramp(theme: Theme, paper: int, ink: int) -> list[int]:
 def _inked(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int,
            ink: int) -> tuple[Image.Image, Image.Image, int, int]:
     """``value`` as palette indices of ``ink`` on ``paper``, with the mask of the pixels it covers."""
-    mask, dx, dy = _glyphs(value, size, bold, anchor)
+    mask, dx, dy = glyphs(value, size, bold, anchor)
     indices = Image.frombytes("P", mask.size, mask.point(_ramp(theme, paper, ink)).tobytes())
     return indices, mask.point(lambda v: 255 if v else 0), dx, dy
 
@@ -190,9 +155,9 @@ def paint(plan: Layout, theme: Theme) -> Image.Image:
     draw = ImageDraw.Draw(image)
     for item in plan.items:
         if isinstance(item, Text):
-            mask, dx, dy = _glyphs(item.text, item.size, item.bold, item.anchor)
+            dx, dy, width, height = place(item.text, item.size, item.bold, item.anchor)
             x, y = round(item.x * SCALE) + dx, round(item.y * SCALE) + dy
-            area = (x, y, x + mask.width, y + mask.height)
+            area = (x, y, x + width, y + height)
             paper = _paper(image, area)
             inked, covered, _, _ = _inked_cached(item.text, item.size, item.bold, item.anchor, theme, paper,
                                                  colours.index[item.role])
@@ -210,13 +175,18 @@ def _paper(image: Image.Image, area: tuple[int, int, int, int]) -> int:
 
 
 _short_inked = lru_cache(maxsize=2048)(_inked)
-_long_inked = lru_cache(maxsize=LONG_KEPT)(_inked)
+# issue 21: a long text kept once a second picture draws it, by its pixels' bytes (texts/picture_text.py):
+# the labels charts share (~1 MB of them) stay; a chart's own title, moment and pillars are let go.
+LONG_BUDGET = 2**20
+_Inked = tuple[Image.Image, Image.Image, int, int]
+_long_inked: Recurring[tuple[object, ...], _Inked] = Recurring(LONG_BUDGET)
 
 
-def _inked_cached(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int,
-                  ink: int) -> tuple[Image.Image, Image.Image, int, int]:
-    cache = _short_inked if len(value) <= SHORT else _long_inked
-    return cache(value, size, bold, anchor, theme, paper, ink)
+def _inked_cached(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int, ink: int) -> _Inked:
+    if len(value) <= SHORT:
+        return _short_inked(value, size, bold, anchor, theme, paper, ink)
+    return _long_inked.get((value, size, bold, anchor, theme, paper, ink),
+                           lambda: _inked(value, size, bold, anchor, theme, paper, ink), lambda i: pixels(i[0], i[1]))
 
 
 def _box(draw: ImageDraw.ImageDraw, box: Box, index: dict[Role, int]) -> None:
@@ -359,9 +329,9 @@ def clear_cache() -> None:
     with _LOCK:
         _CACHE.clear()
         _ALT.clear()
-    for cache in (_short_glyphs, _long_glyphs, _short_inked, _long_inked):
-        cache.cache_clear()
-    measure.cache_clear()
+    _short_inked.cache_clear()
+    _long_inked.clear()
+    clear_texts()
 
 
 # -- the golden images and the command line ---------------------------------------------------
@@ -449,8 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "of_the_hour",
-           "render_png", "warm"]
+__all__ = ["SCALE", "THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "measure",
+           "of_the_hour", "render_png", "warm"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -25,16 +25,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from engine.chart import Chart, kin
+from engine.chart import Chart, Step, kin
 from engine.facts import Facts
 from engine.facts import facts as derive_facts
 from engine.patterns import Pattern, Patterns, classify
 from engine.reasons import Rule, Value, Why
+from engine.school import School
 from engine.symbols import Branch
 from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat
 
 from .corpus import Corpus, Unit, corpus
-from .lru import LRU
+from .lru import LRU, size_of
 
 
 class Section(IntEnum):
@@ -208,8 +209,13 @@ class _Builder:
             return None
 
 
-# Readings kept (a day of casts in a few zones); each depends only on its inputs and facts.
-_CACHE: LRU[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = LRU(512)
+# Readings kept, by their measured bytes (issue 21: 512 of them held 4.8 MB): each depends only on
+# its inputs and facts. ≈ 9 KB a reading with its key, so the budget keeps the last hundred or so
+# (a day of casts in a few zones); the corpus's units and the chart's parts are the corpus's and
+# the chart's, not the entry's.
+BUDGET = 2**20
+_SHARED = (Unit, Chart, Step, School)
+_CACHE: LRU[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = LRU(BUDGET)  # weighed as put
 
 
 def read(
@@ -243,7 +249,7 @@ def read(
         _method(b, chart)
         cached = (found, tuple(b.entries))
         if texts is None:
-            _CACHE.put(key, cached)
+            _CACHE.put(key, cached, size_of((key, cached), _SHARED))
     return Reading(chart, facts, cached[0], cached[1], key if texts is None else ())
 
 

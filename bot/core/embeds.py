@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 
 import discord
 
-from engine import Chart
+from engine import Chart, School, Step
 from engine.facts import Facts
 from engine.terms import General
 from texts import render as chart_text
 from texts.corpus import Unit
 from texts.explain import chart_name, show
-from texts.lru import LRU
+from texts.lru import LRU, size_of
 from texts.matter_reading import MatterSection, answer
 from texts.matters import Matter
 from texts.present import notes, role_label, school_line, section_title, unit_lines
@@ -186,7 +186,11 @@ def _code(block: str) -> str:
 EXCLUDED_MARK = "⊘ "
 
 
-_FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(256)  # readings' fields per language, a few kB each
+Piece = tuple[str, str]  # a field as sent: its name and a value within FIELD_VALUE_MAX
+# issue 21: by measured bytes (texts.lru.size_of of key and pieces; the chart's parts and facts are not theirs):
+BUDGET, _SHARED = 2**20, (Step, School, Facts)  # each: ~100 readings' fields (8–12 KB), ~600 charts' (1–2 KB)
+_FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)  # readings' fields per language
+_CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)
 
 
 def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
@@ -198,7 +202,8 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
     key = (reading.key, lang)
     cached = _FIELDS.get(key)
     if cached is None:
-        cached = _FIELDS.put(key, tuple(_pieces(_write_fields(reading, lang), lang)))
+        cached = tuple(_pieces(_write_fields(reading, lang), lang))
+        _FIELDS.put(key, cached, size_of((key, cached), _SHARED))
     return list(cached)
 
 
@@ -319,9 +324,6 @@ def build_embeds(
     return [d.embed() for d in _fill(first, pieces, lang)]
 
 
-_CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(1024)
-
-
 def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
     """四課, 三伝 and 天地盤: they depend only on the classical inputs, so each is written once."""
     key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, name, lang)
@@ -332,11 +334,9 @@ def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
             (f"{text('embed.transmissions', lang)} — {name}", _transmission_lines(chart, lang)),
             (text("embed.plate", lang), _code(chart_text.ring(chart, lang))),
         ]
-        found = _CHART_PIECES.put(key, tuple(_pieces(fields, lang)))
+        found = tuple(_pieces(fields, lang))
+        _CHART_PIECES.put(key, found, size_of((key, found), _SHARED))
     return found
-
-
-Piece = tuple[str, str]  # a field as sent: its name and a value within FIELD_VALUE_MAX
 
 
 def _pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:

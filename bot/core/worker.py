@@ -7,7 +7,8 @@ pool is sized to the cores the process may run on: more threads would only take 
 each thread its own malloc arena, and pictures drawn on six threads held ~30 MB more than the same
 pictures drawn on one: the arenas are capped at the pool's size (``mallopt(M_ARENA_MAX)``, where
 the C library has it), and what a drawing freed is handed back to the system (``malloc_trim``) at
-most once a second (a picture's buffers are megabytes; glibc would keep them).
+most once a second, and when the workers fall idle (a picture's buffers are megabytes; glibc would
+keep them).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -52,18 +54,33 @@ if _LIBC is not None:
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
 _TRIM_EVERY_S = 1.0
 _trimmed = [0.0]
+_pending = [0]  # work handed to the pool and not yet done
+_COUNTING = threading.Lock()
 
 
 def _run(work: Callable[[], _T]) -> _T:
     try:
         return work()
     finally:
+        with _COUNTING:
+            _pending[0] -= 1
+            idle = _pending[0] == 0
         now = time.monotonic()
-        if _LIBC is not None and now - _trimmed[0] >= _TRIM_EVERY_S:
+        # Under load at most once a second; and when the last work is done, so an idle bot holds
+        # none of what its last drawings freed.
+        if _LIBC is not None and (idle or now - _trimmed[0] >= _TRIM_EVERY_S):
             _trimmed[0] = now
             _LIBC.malloc_trim(0)
 
 
 async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
     """Run ``work(*args, **kwargs)`` on one of the bot's worker threads and wait for its result."""
-    return await asyncio.get_running_loop().run_in_executor(_POOL, _run, functools.partial(work, *args, **kwargs))
+    with _COUNTING:
+        _pending[0] += 1
+    try:
+        done = asyncio.get_running_loop().run_in_executor(_POOL, _run, functools.partial(work, *args, **kwargs))
+    except BaseException:  # not handed over (the pool shut down): it will not count itself done
+        with _COUNTING:
+            _pending[0] -= 1
+        raise
+    return await done
