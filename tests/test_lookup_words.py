@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import tomllib
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -19,7 +18,7 @@ from texts.cli import main as liuren
 from texts.corpus import corpus
 from texts.notes_words import NOTES, NotesWordsError, load, note_key, says, unreachable_reason
 from texts.scripts import foreign
-from texts.words import LANGS, LOCALES, Lang
+from texts.words import LANGS, LOCALES, Lang, read_file
 
 SEED = (Path(__file__).parents[1] / "texts" / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8")
 KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30fa\u30fc-\u30ff]")  # ・ (U+30FB) is Chinese punctuation too
@@ -101,14 +100,7 @@ def english_words() -> frozenset[str]:
 
 
 def flat(lang: Lang) -> Iterator[tuple[str, str]]:
-    data = tomllib.loads((LOCALES / lang / "lookup.toml").read_text(encoding="utf-8"))
-    stack: list[tuple[str, object]] = list(data.items())
-    while stack:
-        key, value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend((f"{key}.{k}", v) for k, v in value.items())
-        else:
-            yield key, str(value)
+    yield from read_file(LOCALES / lang / "lookup.toml").items()
 
 
 def test_every_key_is_in_every_language_with_the_same_placeholders() -> None:

@@ -72,19 +72,11 @@ def test_the_check_knows_the_forms_the_issue_names() -> None:
 
 
 def _flat(lang: Lang) -> Iterator[tuple[str, str]]:
-    import tomllib
-
-    from texts.words import LOCALES
+    from texts.words import LOCALES, read_file
 
     for name in CHECKED_FILES:
-        data = tomllib.loads((LOCALES / lang / f"{name}.toml").read_text(encoding="utf-8"))
-        stack: list[tuple[str, object]] = list(data.items())
-        while stack:
-            key, value = stack.pop()
-            if isinstance(value, dict):
-                stack.extend((f"{key}.{k}", v) for k, v in value.items())
-            else:
-                yield f"{name}.toml {key}", str(value)
+        for key, value in read_file(LOCALES / lang / f"{name}.toml").items():
+            yield f"{name}.toml {key}", value
 
 
 @pytest.mark.parametrize("lang", CHINESE_AND_ENGLISH)

@@ -80,6 +80,18 @@ def _fields(template: str, where: str) -> frozenset[str]:
         raise WordsError(f"{where}: bad template {template!r}: {error}") from None
 
 
+def read_file(path: Path) -> dict[str, str]:
+    """One locale file's words by dotted key (``[lookup] usage = …`` → ``lookup.usage``), as ``load``
+    reads each file; ``WordsError`` for a file that is not TOML, a key twice or a value not a string."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise WordsError(f"{path}: {error}") from None
+    table: dict[str, str] = {}
+    _flatten(data, "", table, path)
+    return table
+
+
 def _read(root: Path, lang: Lang) -> dict[str, str]:
     folder = root / lang
     files = sorted(folder.glob("*.toml"))
@@ -87,11 +99,10 @@ def _read(root: Path, lang: Lang) -> dict[str, str]:
         raise WordsError(f"{folder}: no locale files for {lang}")
     table: dict[str, str] = {}
     for path in files:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as error:
-            raise WordsError(f"{path}: {error}") from None
-        _flatten(data, "", table, path)
+        for key, value in read_file(path).items():
+            if key in table:
+                raise WordsError(f"{path}: key {key!r} is defined twice")
+            table[key] = value
     return table
 
 
