@@ -45,16 +45,35 @@ def seed_texts() -> tuple[str, ...]:
     return tuple(sorted(dict.fromkeys(t for t in shown if len(t) > 3), key=len, reverse=True))
 
 
+@cache
+def _seed_pattern() -> re.Pattern[str]:
+    """The seed texts as one alternation, longest first, so at each place the longest shown text
+    there goes before the texts inside it; grouped by first character, which matches as the flat
+    alternation does (a place's other groups cannot match). Issue 23: 2.6× quicker than a
+    ``str.replace`` per seed text, which it differs from only where two seed texts overlap in a text
+    or taking one out joins another; on every text these tests check both give the same."""
+    groups: dict[str, list[str]] = {}
+    for seed in seed_texts():
+        groups.setdefault(seed[0], []).append(seed[1:])
+    alternatives = (f"{re.escape(first)}(?:{'|'.join(map(re.escape, rest))})" for first, rest in groups.items())
+    return re.compile("|".join(alternatives))
+
+
+@cache
+def _seed_haystack() -> str:
+    """The seed texts joined by 「, which no quoted fragment holds: a fragment is in one of them
+    exactly when it is in this."""
+    return "「".join(seed_texts())
+
+
 def _quoted_from_seed(fragment: str) -> bool:
     parts = [p for p in re.split(r"[…〔〕]", fragment) if p]
-    return bool(parts) and all(any(p in seed for seed in seed_texts()) for p in parts)
+    return bool(parts) and all(p in _seed_haystack() for p in parts)
 
 
 def unquoted(text: str) -> str:
     """``text`` without the seed's own words: every shown original and translation, every 「…」 quoting them."""
-    for seed in seed_texts():  # longest first, so a shown text goes before the texts inside it
-        if seed in text:
-            text = text.replace(seed, "")
+    text = _seed_pattern().sub("", text)
     return QUOTE.sub(lambda m: "" if _quoted_from_seed(m.group(1)) else m.group(0), text)
 
 
@@ -114,19 +133,25 @@ def test_the_one_character_generals_and_the_solar_terms_have_a_form_in_each_scri
     assert [solar_term(t, "zh-CN") for t in ("処暑", "小満", "穀雨")] == ["处暑", "小满", "谷雨"]
 
 
-def _json_text(data: object) -> Iterator[str]:
+def _json_text(data: object) -> list[str]:
     """The human text of the JSON output: each reason's ``text``, the reading's notes and labels."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key in ("text", "label") and isinstance(value, str):
-                yield value
-            elif key == "notes" and isinstance(value, list):
-                yield from (v for v in value if isinstance(v, str))
-            else:
-                yield from _json_text(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _json_text(value)
+    said: list[str] = []
+
+    def walk(data: object) -> None:  # into one list, not a generator per level (issue 23)
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if key in ("text", "label") and isinstance(value, str):
+                    said.append(value)
+                elif key == "notes" and isinstance(value, list):
+                    said.extend(v for v in value if isinstance(v, str))
+                else:
+                    walk(value)
+        elif isinstance(data, list):
+            for value in data:
+                walk(value)
+
+    walk(data)
+    return said
 
 
 @pytest.mark.slow  # issue 23: over a second on the project's machine
