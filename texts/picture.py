@@ -28,6 +28,7 @@ import argparse
 import sys
 import zlib
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
@@ -255,19 +256,30 @@ def of_the_hour(chart: Chart) -> Chart:
 def _hour_moment(m: Moment | None) -> Moment | None:
     if m is None:
         return None
-    hour = m.local.hour if m.local.hour % 2 else max(m.local.hour - 1, 0)
-    start = m.local.replace(hour=hour, minute=0, second=0, microsecond=0)
-    if start == m.local or start.utcoffset() != m.local.utcoffset():
-        return m
-    return replace(m, local=start)
+    start = _hour_start(m)
+    return m if start is m.local else replace(m, local=start)
+
+
+def _hour_start(m: Moment) -> datetime:
+    """The local start of the clock's hour of ``m``'s 時 (minute 0), or ``m.local`` itself when it is
+    that or a clock change falls between the two."""
+    local = m.local
+    hour = local.hour if local.hour % 2 else max(local.hour - 1, 0)
+    start = local.replace(hour=hour, minute=0, second=0, microsecond=0)
+    return local if start == local or start.utcoffset() != local.utcoffset() else start
 
 
 def hour_key(chart: Chart) -> tuple[object, ...]:
     """What ``of_the_hour(chart)`` is made of, quicker to hash than the chart (which follows from its
-    classical inputs and school); the offset apart, as a clock change's repeated hour has equal
-    local times. Two charts of one key get one picture and one alt text (only ``filename`` differs)."""
-    m = _hour_moment(chart.moment)
-    return chart.day, chart.yuejiang, chart.hour, chart.school, m, None if m is None else m.local.utcoffset()
+    classical inputs and school) and made without building its moment; the offset apart, as a clock
+    change's repeated hour has equal local times. Two charts of one key get one picture and one alt
+    text (only ``filename`` differs)."""
+    m = chart.moment
+    if m is None:
+        return chart.day, chart.yuejiang, chart.hour, chart.school, None, None
+    start = _hour_start(m)
+    return (chart.day, chart.yuejiang, chart.hour, chart.school, m.zone, m.year, m.month, m.day, m.hour, m.yuejiang,
+            m.principal_term, m.sectional_term, start, start.utcoffset())
 
 
 def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:
@@ -319,8 +331,9 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
 
 def filename(chart: Chart) -> str:
     """An ASCII attachment name: the moment (``liuren-20261129-1400.png``) or the classical inputs."""
-    if chart.moment is not None:
-        return f"liuren-{chart.moment.local:%Y%m%d-%H%M}.png"
+    if chart.moment is not None:  # %Y%m%d-%H%M as strftime writes years 1000–9999, at half its cost
+        local = chart.moment.local
+        return f"liuren-{local.year:04}{local.month:02}{local.day:02}-{local.hour:02}{local.minute:02}.png"
     return f"liuren-d{chart.day.index:02d}-y{int(chart.yuejiang):02d}-h{int(chart.hour):02d}.png"
 
 

@@ -40,6 +40,7 @@ FOOTER_MAX = 2048
 EMBED_TOTAL_MAX = 6000  # per message, summed over its embeds
 EMBEDS_PER_MESSAGE = 10
 FOOTER_ROOM = 40  # kept free in each embed for what is added to its footer later (" ・ 課 7K3QX2")
+ECHO_MAX = 40  # characters of user input repeated in a reply (echo)
 
 COLOUR = discord.Colour(0x8B2E2E)  # 朱: the red of a seal
 
@@ -79,9 +80,6 @@ def clip(value: str, limit: int, mark: str = "…") -> str:
     if len(value) <= limit:
         return value
     return value[: max(0, limit - len(mark))] + mark
-
-
-ECHO_MAX = 40
 
 
 def echo(value: str) -> str:
@@ -367,13 +365,14 @@ def group_messages(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]
     messages: list[list[discord.Embed]] = []
     size = 0
     for embed in embeds:
-        if len(embed) > EMBED_TOTAL_MAX:
-            raise ValueError(f"an embed of {len(embed)} characters cannot be sent; build it with build_embeds")
-        if not messages or len(messages[-1]) >= EMBEDS_PER_MESSAGE or size + len(embed) > EMBED_TOTAL_MAX:
+        length = len(embed)  # counted once: discord.py walks every field for it
+        if length > EMBED_TOTAL_MAX:
+            raise ValueError(f"an embed of {length} characters cannot be sent; build it with build_embeds")
+        if not messages or len(messages[-1]) >= EMBEDS_PER_MESSAGE or size + length > EMBED_TOTAL_MAX:
             messages.append([])
             size = 0
         messages[-1].append(embed)
-        size += len(embed)
+        size += length
     return messages
 
 

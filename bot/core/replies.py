@@ -30,7 +30,8 @@ __all__ = ["BUDGET", "remembered_reply"]
 # rebuilt from the kept reading and fields in ≈ 80 µs, so more would buy little (4 MB held 300).
 BUDGET = 2 * 2**20
 _WRITERS = ("read", "answer", "build_embeds")  # bot.core.embeds's names of what writes a reply
-_Kept = tuple[tuple[dict[str, Any], ...], frozenset[General], int]
+# The embeds as dicts, the 類神, the weight, the moment line's time and where it is in the description.
+_Kept = tuple[tuple[dict[str, Any], ...], frozenset[General], int, str, int]
 
 
 def _weight(kept: _Kept) -> int:
@@ -63,6 +64,38 @@ def _fresh(embed: dict[str, Any]) -> discord.Embed:
     return discord.Embed.from_dict(copied)
 
 
+def _hour_of(chart: Chart) -> object:
+    """Everything of the chart's moment but the clock time within its local day: all a reply holds
+    of the moment besides the moment line's ``%Y-%m-%d %H:%M`` (the pillars, the 月將 and the terms
+    the reading's facts follow; the zone, its abbreviation and offset), so the minutes of one 時
+    share a kept reply. The offset too: two instants of a clock change's repeated hour are equal
+    datetimes in one zone."""
+    m = chart.moment
+    if m is None:
+        return None
+    local = m.local
+    return (m.zone, m.year, m.month, m.day, m.hour, m.yuejiang, m.principal_term, m.sectional_term, local.date(),
+            local.tzname(), local.utcoffset())
+
+
+def _stamp_of(chart: Chart) -> str:
+    """What a reply shows of the moment's time: the moment line's ``%Y-%m-%d %H:%M``."""
+    if chart.moment is None:
+        return ""
+    local = chart.moment.local  # as %Y-%m-%d %H:%M writes years 1000–9999, at half its cost
+    return f"{local.year:04}-{local.month:02}-{local.day:02} {local.hour:02}:{local.minute:02}"
+
+
+def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None) -> _Kept:
+    """A reply to keep, with where its moment's time is in the first embed's description: -1 when
+    it is not there once or the question says it too (a giant question's moment line may be in a
+    field), so no other minute is made from it."""
+    description = written[0].get("description") or ""
+    once = stamp and stamp not in (question or "") and description.count(stamp) == 1
+    at = description.find(stamp) if once else -1
+    return written, spirits, _measure(written), stamp, at
+
+
 def remembered_reply(
     chart: Chart,
     *,
@@ -72,17 +105,26 @@ def remembered_reply(
     zone_note: str | None = None,
     known: Facts | None = None,
 ) -> ChartReply:
-    """``bot.core.embeds.chart_reply``, kept for the same arguments (a new copy each call)."""
-    # The chart follows from its classical inputs, school and moment (quicker to hash than itself);
-    # the offset too: two instants of a clock change's repeated hour are equal datetimes in one zone.
-    offset = chart.moment.local.utcoffset() if chart.moment is not None else None
+    """``bot.core.embeds.chart_reply``, kept for the same arguments (a new copy each call).
+
+    Kept per 時: a minute of a 時 kept for another minute is that reply with the moment line's time
+    rewritten (the same length, so the fields are placed alike), which is what writing it gives."""
+    # The chart follows from its classical inputs, school and moment (quicker to hash than itself).
     # And the functions that write it, as the module holds them now: a reading swapped in (a test's
     # stand-in for a huge one, say) is a different reply, never one kept from before.
-    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.moment, offset, locale, question, matter,
+    key = (chart.day, chart.yuejiang, chart.hour, chart.school, _hour_of(chart), locale, question, matter,
            zone_note, known, *(vars(embeds)[name] for name in _WRITERS))
+    stamp = _stamp_of(chart)
     kept = _REPLIES.get(key)
+    if kept is not None and kept[3] != stamp and (kept[4] < 0 or len(kept[3]) != len(stamp)):
+        kept = None  # the time cannot be rewritten in place: this minute written anew
     if kept is None:
         reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
         written: tuple[dict[str, Any], ...] = tuple(dict(e.to_dict()) for e in reply.embeds)
-        kept = _REPLIES.put(key, (written, reply.spirits, _measure(written)))
-    return ChartReply([_fresh(e) for e in kept[0]], kept[1])
+        kept = _REPLIES.put(key, _kept(written, reply.spirits, stamp, question))
+    dicts, at = kept[0], kept[4]
+    if kept[3] == stamp:
+        return ChartReply([_fresh(e) for e in dicts], kept[1])
+    description = dicts[0]["description"]
+    first = {**dicts[0], "description": f"{description[:at]}{stamp}{description[at + len(stamp):]}"}
+    return ChartReply([_fresh(first), *(_fresh(e) for e in dicts[1:])], kept[1])
