@@ -23,6 +23,7 @@ import stat
 import zipfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -240,13 +241,24 @@ async def test_store_step_8_removes_old_copies_of_a_question_and_keeps_every_own
 # -- item 4: exports under the upload limit; notes capped; the author rule for /case note -------------
 
 
+@cache
+def _note_bodies() -> tuple[tuple[str, ...], ...]:
+    """25 notes for each of 30 cases: CJK text that deflate cannot shrink much, drawn from
+    ``random.Random(22)`` case by case as the test adds them. Strings, drawn once for both backends
+    (issue 23: 750,000 draws a backend)."""
+    chance = random.Random(22)
+    return tuple(
+        tuple("".join(chr(chance.randrange(0x4E00, 0x9FA5)) for _ in range(1000)) for _ in range(25))
+        for _ in range(30)
+    )
+
+
 @pytest.mark.slow  # issue 23: over a second on the project's machine
 async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_note(
     standin: DiscordStandIn, start_bot: StartBot, location: str
 ) -> None:
     me = standin.user_id
     guild = standin.guilds[0].id
-    chance = random.Random(22)
     store = await open_store(location)
     try:
         ids = []
@@ -257,8 +269,7 @@ async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_no
                 question=f"question {n}", birth_year=1961, sex="女", created_at=1_800_000_000 + n,
             ))
             ids.append(case.id)
-            for k in range(25):  # CJK text that deflate cannot shrink much
-                body = "".join(chr(chance.randrange(0x4E00, 0x9FA5)) for _ in range(1000))
+            for k, body in enumerate(_note_bodies()[n]):
                 await store.add_note(case.id, me, body, 1_800_000_000 + k)
     finally:
         await store.close()
