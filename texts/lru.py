@@ -26,6 +26,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from enum import Enum
+from operator import attrgetter
 from threading import Lock
 from typing import Generic, TypeVar, cast
 
@@ -91,10 +92,16 @@ class LRU(Generic[K, V]):
 
 # Values every cache shares with the rest of the process: they cost an entry nothing.
 _FREE = (Enum, bool, int, float, type(None), type)
-_SKIP, _LEAF, _ITEMS, _MAP = (), ("",), ("*",), ("**",)  # how to walk a type; else its slots' names
+# How to walk a type: skip it, count it alone, its items, its keys and values; else a getter of its
+# slots' values (operator.attrgetter: one C call for all of them).
+_SKIP, _LEAF, _ITEMS, _MAP = 0, 1, 2, 3
+_Plan = int | Callable[[object], tuple[object, ...]]
+# issue 23: plans kept per ``shared`` across calls (a reading's entry walks ~30 types; working them
+# out on every put was a third of size_of's time). Types are few and live as long as the process.
+_PLANS: dict[tuple[type, ...], dict[type, _Plan]] = {}
 
 
-def _plan(kind: type, shared: tuple[type, ...]) -> tuple[str, ...]:
+def _plan(kind: type, shared: tuple[type, ...]) -> _Plan:
     if issubclass(kind, _FREE) or issubclass(kind, shared):
         return _SKIP
     if issubclass(kind, (str, bytes)):
@@ -107,7 +114,19 @@ def _plan(kind: type, shared: tuple[type, ...]) -> tuple[str, ...]:
     for cls in kind.__mro__:
         slots = getattr(cls, "__slots__", ())
         names += [slots] if isinstance(slots, str) else slots
-    return tuple(names) or _LEAF
+    if not names:
+        return _LEAF
+    every = attrgetter(*names)
+    one = len(names) == 1  # attrgetter of one name gives the value, not a tuple
+
+    def values(item: object) -> tuple[object, ...]:
+        try:
+            found = every(item)
+        except AttributeError:  # a slot never set holds nothing
+            return tuple(getattr(item, name, None) for name in names)
+        return (found,) if one else cast(tuple[object, ...], found)
+
+    return values
 
 
 def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
@@ -115,12 +134,13 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
     tuples, lists, sets, dicts and ``__slots__``), each object counted once. Enum members, numbers,
     None and instances of ``shared`` (owned elsewhere: the corpus's units, a chart) count nothing;
     a string shared with another entry is counted in both, so the sum errs on the heavy side."""
-    plans: dict[type, tuple[str, ...]] = {}
+    plans = _PLANS.setdefault(shared, {})
     seen: set[int] = set()
     todo = [value]
+    pop, extend, getsizeof = todo.pop, todo.extend, sys.getsizeof
     total = 0
     while todo:
-        item = todo.pop()
+        item = pop()
         kind = type(item)
         plan = plans.get(kind)
         if plan is None:
@@ -128,15 +148,15 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
         if plan is _SKIP or id(item) in seen:
             continue
         seen.add(id(item))
-        total += sys.getsizeof(item)
+        total += getsizeof(item)
         if plan is _LEAF:
             continue
         if plan is _ITEMS:
-            todo.extend(cast(Iterable[object], item))
+            extend(cast(Iterable[object], item))
         elif plan is _MAP:
             mapping = cast(dict[object, object], item)
-            todo.extend(mapping.keys())
-            todo.extend(mapping.values())
-        else:
-            todo.extend([getattr(item, name, None) for name in plan])
+            extend(mapping.keys())
+            extend(mapping.values())
+        elif callable(plan):
+            extend(plan(item))
     return total
