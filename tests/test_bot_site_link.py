@@ -30,9 +30,9 @@ from texts.cli import main as cli
 from texts.site import chart_path
 from texts.words import LANGS
 
-# One worker builds this module's site (a module fixture) once: pytest-xdist's loadgroup. Slow
+# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow
 # (issue 23): it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
-pytestmark = [pytest.mark.xdist_group("site_link"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 SPEC = Path("/work/shared/discord-api-spec/openapi.json")
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo: 丁未日, 未時

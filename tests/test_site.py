@@ -34,9 +34,9 @@ from texts.site.markdown import render, slug, to_html
 from texts.site.search import fold, fold_table, index
 from texts.words import LANGS, Lang, words
 
-# One worker builds this module's site (a module fixture) once: pytest-xdist's loadgroup. Slow
+# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow
 # (issue 23): it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
-pytestmark = [pytest.mark.xdist_group("site"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 SUBSET = ("丁丑", "甲子")  # 丁丑 holds the one 冬蛇掩目 chart (docs/rules.md §7); 甲子 the first day
 

@@ -24,9 +24,9 @@ import pytest
 
 from texts.site.build import build, parse_days
 
-# One worker builds this module's site (a module fixture) once: pytest-xdist's loadgroup. Slow
+# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow
 # (issue 23): it builds the study site and drives a browser; `pytest -m "not slow"` leaves it to the full suite.
-pytestmark = [pytest.mark.xdist_group("site"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 CHROMIUM = os.environ.get("LIUREN_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("LIUREN_CHROMEDRIVER", "/usr/bin/chromedriver")
