@@ -33,13 +33,16 @@ from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
 from threading import Lock
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 try:
     from PIL import Image, ImageDraw
 except ModuleNotFoundError as error:  # issue 23: Pillow is an extra; the error says which
     raise ModuleNotFoundError("the chart as a picture needs Pillow: pip install 'liuren[picture]'",
                               name=error.name) from error
+
+if TYPE_CHECKING:
+    from PIL._imaging import PixelAccess
 
 from engine.calendar import Moment
 from engine.chart import Chart
@@ -141,7 +144,10 @@ def _inked(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: 
     """``value`` as palette indices of ``ink`` on ``paper``, with the mask of the pixels it covers."""
     mask, dx, dy = glyphs(value, size, bold, anchor)
     indices = Image.frombytes("P", mask.size, mask.point(_ramp(theme, paper, ink)).tobytes())
-    return indices, mask.point(lambda v: 255 if v else 0), dx, dy
+    return indices, mask.point(_COVERED), dx, dy
+
+
+_COVERED = [0] + [255] * 255  # coverage → the paste mask: every pixel the text touches (a table, not 256 calls)
 
 
 def paint(plan: Layout, theme: Theme) -> Image.Image:
@@ -154,12 +160,14 @@ def paint(plan: Layout, theme: Theme) -> Image.Image:
     image = Image.new("P", (plan.width * SCALE, plan.height * SCALE), colours.index["bg"])
     image.putpalette([channel for colour in colours.colours for channel in colour])
     draw = ImageDraw.Draw(image)
+    pixels = image.load()  # one accessor for every text's paper (getpixel loads the image on each call)
+    assert pixels is not None
     for item in plan.items:
         if isinstance(item, Text):
             dx, dy, width, height = place(item.text, item.size, item.bold, item.anchor)
             x, y = round(item.x * SCALE) + dx, round(item.y * SCALE) + dy
             area = (x, y, x + width, y + height)
-            paper = _paper(image, area)
+            paper = _paper(image, pixels, area)
             inked, covered, _, _ = _inked_cached(item.text, item.size, item.bold, item.anchor, theme, paper,
                                                  colours.index[item.role])
             image.paste(inked, area, covered)
@@ -168,10 +176,10 @@ def paint(plan: Layout, theme: Theme) -> Image.Image:
     return image
 
 
-def _paper(image: Image.Image, area: tuple[int, int, int, int]) -> int:
+def _paper(image: Image.Image, pixels: PixelAccess, area: tuple[int, int, int, int]) -> int:
     x0, y0 = max(0, area[0]), max(0, area[1])
     x1, y1 = min(image.width, area[2]) - 1, min(image.height, area[3]) - 1
-    corners = [image.getpixel((x, y)) for x in (x0, x1) for y in (y0, y1)]
+    corners = [pixels[x, y] for x in (x0, x1) for y in (y0, y1)]
     return int(max(corners, key=corners.count))  # type: ignore[arg-type]
 
 
