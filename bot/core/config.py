@@ -1,6 +1,6 @@
 """The environment, read once at start: where Discord is, the bot's default zone, a dev guild,
-shards, the study site's address, and how the daily-post service paces itself. A setting that cannot be used is a
-``ValueError`` naming the variable."""
+shards, the study site's address, how long to wait for servers at start, and how the daily-post
+service paces itself. A setting that cannot be used is a ``ValueError`` naming the variable."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from texts.when import default_zone
 
 from .zones import parse_zone
 
-__all__ = ["Config", "DeliveryConfig", "configure_endpoints", "delivery_settings", "parse_shard_ids",
-           "read_config", "shard_settings", "site_url"]
+__all__ = ["Config", "DeliveryConfig", "configure_endpoints", "delivery_settings", "guild_ready_timeout",
+           "parse_shard_ids", "read_config", "shard_settings", "site_url"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,9 @@ class Config:
     shards: Mapping[str, Any] = field(default_factory=dict)  # shard_count / shard_ids for the client
     delivery: DeliveryConfig = field(default_factory=DeliveryConfig)
     site_url: str | None = None  # LIUREN_SITE_URL: the study site's address (chart replies link to it)
+    # LIUREN_GUILD_READY_TIMEOUT: seconds to wait for the next server's data after the gateway's READY
+    # before the bot counts as ready (discord.py's guild_ready_timeout; None: its default, 2 s)
+    guild_ready_timeout: float | None = None
 
 
 def read_config(env: Mapping[str, str]) -> Config:
@@ -63,7 +66,27 @@ def read_config(env: Mapping[str, str]) -> Config:
     guild = env.get("DISCORD_GUILD_ID", "").strip()
     if guild and not guild.isdigit():
         raise ValueError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild!r}")
-    return Config(zone, int(guild) if guild else None, shard_settings(env), delivery_settings(env), site_url(env))
+    return Config(zone, int(guild) if guild else None, shard_settings(env), delivery_settings(env), site_url(env),
+                  guild_ready_timeout(env))
+
+
+def guild_ready_timeout(env: Mapping[str, str]) -> float | None:
+    """LIUREN_GUILD_READY_TIMEOUT in seconds, 0.01 to 60 (None: not set, discord.py's 2 s).
+
+    After READY, discord.py waits this long for each next server's GUILD_CREATE before it counts
+    the bot as ready (and the daily posts start). A bot in a few servers starts faster with less; one
+    in thousands, whose servers arrive over seconds, keeps the default.
+    """
+    value = env.get("LIUREN_GUILD_READY_TIMEOUT", "").strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0.01 <= seconds <= 60:
+        raise ValueError(f"LIUREN_GUILD_READY_TIMEOUT must be a number of seconds from 0.01 to 60, not {value!r}")
+    return seconds
 
 
 # A button's link may hold 512 characters (Discord's spec: ButtonComponentForMessageRequest.url);

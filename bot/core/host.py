@@ -141,7 +141,8 @@ def make_bot(
     **client_kwargs: Any,
 ) -> LiurenBot:
     """A configured bot: endpoints from the environment, ``DISCORD_GUILD_ID`` for a dev guild,
-    shards from ``LIUREN_SHARD_COUNT``/``LIUREN_SHARD_IDS``, the lease from ``LIUREN_LEASE_MINUTES``.
+    shards from ``LIUREN_SHARD_COUNT``/``LIUREN_SHARD_IDS``, the lease from ``LIUREN_LEASE_MINUTES``,
+    the wait for servers after READY from ``LIUREN_GUILD_READY_TIMEOUT``.
 
     Raises ``ValueError`` for a setting that cannot be used.
     """
@@ -150,6 +151,8 @@ def make_bot(
     configure_endpoints(env)
     silence_voice_warnings()
     client_kwargs.setdefault("guild_id", config.guild_id)
+    if config.guild_ready_timeout is not None:
+        client_kwargs.setdefault("guild_ready_timeout", config.guild_ready_timeout)
     for key, value in config.shards.items():
         client_kwargs.setdefault(key, value)
     return LiurenBot(store_path=store_path, clock=clock, config=config, **client_kwargs)
