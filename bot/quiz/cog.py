@@ -1,4 +1,5 @@
-"""/quiz start|stop|leaderboard|me: the study quiz in a server's channels.
+"""/quiz start|stop|leaderboard|me: the study quiz in a server's channels; /quiz me's button deletes
+the member's answers (bot.quiz.views.ForgetAnswers).
 
 The running of a quiz — asking, revealing when time is up, resuming after a restart — is
 `bot.quiz.service.QuizService`, which this cog creates and starts in ``cog_load`` as
@@ -30,7 +31,7 @@ from texts.quiz import Level
 from texts.words import term
 
 from .service import EmptyRound, QuizService
-from .views import QuizChoice
+from .views import ForgetAnswers, QuizChoice, forget_view
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
@@ -90,12 +91,12 @@ class Quiz(commands.Cog):
         self.service = QuizService(bot, bot.store, bot.clock, bot.shards_held)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(QuizChoice)
+        self.bot.add_dynamic_items(QuizChoice, ForgetAnswers)
         self.service.start()
 
     async def cog_unload(self) -> None:
         await self.service.stop()
-        self.bot.remove_dynamic_items(QuizChoice)
+        self.bot.remove_dynamic_items(QuizChoice, ForgetAnswers)
 
     @quiz.command(name="start", description=ls("quiz.start.description"))
     @app_commands.describe(
@@ -180,8 +181,10 @@ class Quiz(commands.Cog):
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
         rows = await self.bot.store.quiz_topics(guild.id, interaction.user.id)
+        # The button is offered here too: it forgets the member's answers in every server.
+        forget = forget_view(interaction.user.id, lang)
         if not rows:
-            await interaction.response.send_message(text("quiz.me_none", lang), ephemeral=True)
+            await interaction.response.send_message(text("quiz.me_none", lang), view=forget, ephemeral=True)
             return
         lines: list[str] = []
         shown: str | None = None
@@ -196,4 +199,4 @@ class Quiz(commands.Cog):
                               paragraphs=topic_paragraphs(row), term=row.topic))
         embed = discord.Embed(title=text("quiz.me_title", lang), description=clip("\n".join(lines), 4096),
                               colour=discord.Colour(0x5865F2))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=embed, view=forget, ephemeral=True)

@@ -4,6 +4,12 @@ its ``custom_id`` (``quiz:<quiz id>:<question>:<choice>``).
 ``QuizChoice`` is a discord.py ``DynamicItem``: the quiz cog registers its template once (``cog_load``),
 so a press is understood from the ``custom_id`` alone — also on a question posted before a
 restart. A press is answered ephemerally, only to the member: recorded, already answered, or closed.
+
+``ForgetAnswers`` is the button under /quiz me (``quiz:forget:<user id>``): a first press asks, on
+the same ephemeral message, whether to delete every quiz answer of the member in every server; the
+second (``quiz:forget:<user id>:yes``, a danger button) deletes them and says how many. Scores are
+read from the answers, so the member leaves every leaderboard, and a quiz under way no longer
+counts them (docs/privacy.md).
 """
 
 from __future__ import annotations
@@ -14,15 +20,17 @@ from typing import Any, Literal, Protocol, Self, runtime_checkable
 
 import discord
 
-from bot.core.errors import guarded
+from bot.core.errors import ReplyError, guarded
 from bot.core.host import host_of
-from bot.core.words import language_of, text
+from bot.core.words import Lang, language_of, text
 
 Answered = Literal["recorded", "already", "closed"]  # what a press did (each has its reply, quiz.<outcome>)
 
-__all__ = ["TEMPLATE", "Answered", "QuizChoice", "choice_view", "custom_id"]
+__all__ = ["FORGET_TEMPLATE", "TEMPLATE", "Answered", "ForgetAnswers", "QuizChoice", "choice_view", "custom_id",
+           "forget_view"]
 
 TEMPLATE = r"quiz:(?P<quiz>[0-9]+):(?P<question>[0-9]+):(?P<choice>[0-9]+)"
+FORGET_TEMPLATE = r"quiz:forget:(?P<user>[0-9]{1,20})(?P<sure>:yes)?"
 LABEL_MAX = 80  # Discord's limit for a button label
 
 
@@ -78,4 +86,45 @@ def choice_view(quiz_id: int, question: int, labels: Sequence[str]) -> discord.u
     view = discord.ui.View(timeout=None)
     for number, label in enumerate(labels, 1):
         view.add_item(QuizChoice(quiz_id, question, number, label))
+    return view
+
+
+class ForgetAnswers(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=FORGET_TEMPLATE):
+    """Under /quiz me: ask (first press), then delete every quiz answer of the member (``sure``)."""
+
+    def __init__(self, user_id: int, sure: bool = False, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=(label or ("OK" if sure else "…"))[:LABEL_MAX],
+            style=discord.ButtonStyle.danger if sure else discord.ButtonStyle.secondary,
+            custom_id=f"quiz:forget:{user_id}" + (":yes" if sure else ""),
+        ))
+        self.user_id = user_id
+        self.sure = sure
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["user"]), match["sure"] is not None)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        lang = language_of(interaction.locale)
+        if interaction.user.id != self.user_id:  # the message is ephemeral; this is belt and braces
+            raise ReplyError(text("quiz.forget_not_yours", lang))
+        if not self.sure:
+            await interaction.response.edit_message(content=text("quiz.forget_ask", lang), embed=None,
+                                                    view=forget_view(self.user_id, lang, sure=True))
+            return
+        count = await host_of(interaction).store.forget_quiz_answers(self.user_id)
+        await interaction.response.edit_message(content=text("quiz.forgotten", lang, count=count), embed=None,
+                                                view=None)
+
+
+def forget_view(user_id: int, lang: Lang, *, sure: bool = False) -> discord.ui.View:
+    """The /quiz me button that offers to forget the member's answers (``sure``: the one that does)."""
+    view = discord.ui.View(timeout=None)
+    label = text("quiz.forget_confirm" if sure else "quiz.forget_button", lang)
+    view.add_item(ForgetAnswers(user_id, sure, label))
+    view.stop()  # only for sending: a press reaches the registered ForgetAnswers, not this instance
     return view

@@ -148,6 +148,8 @@ QUIZ_ANSWERS = f"SELECT {ANSWER_COLUMNS} FROM quiz_answers WHERE quiz_id = ? ORD
 QUIZ_ANSWERS_TO = (
     f"SELECT {ANSWER_COLUMNS} FROM quiz_answers WHERE quiz_id = ? AND question = ? ORDER BY answered_at, user_id"
 )
+# Every answer of a member, in every server and quiz (index quiz_answers_user): /quiz me's button.
+FORGET_QUIZ_ANSWERS = "DELETE FROM quiz_answers WHERE user_id = ?"
 # {where}: AND-ed conditions on the quiz's level and the answer's time.
 QUIZ_SCORES = (
     "SELECT a.user_id, SUM(a.correct), COUNT(*) FROM quiz_answers AS a JOIN quizzes AS z ON z.id = a.quiz_id "

@@ -271,6 +271,11 @@ class Store:
         """A member's answers in the server by level and topic, ordered by level and topic."""
         return tuple(q.topic_of(r) for r in await self.driver.fetch(q.QUIZ_TOPICS, (guild_id, user_id)))
 
+    async def forget_quiz_answers(self, user_id: int) -> int:
+        """Delete every quiz answer the member gave, in every server and quiz (running ones too:
+        their scores are read from the answers, so they no longer count); returns how many."""
+        return await self.driver.execute(q.FORGET_QUIZ_ANSWERS, (user_id,))
+
     # -- the casebook (/case, /history) and profiles ------------------------------------------------
 
     async def add_case(self, new: NewCase) -> Case:
