@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,18 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     if config.args_source is pytest.Config.ArgsSource.ARGS:
         return 0
     return 2 * len(os.sched_getaffinity(0))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In an xdist worker (every worker collects, and all sort alike), the files are dealt out longest
+    first, as far as the ``slow`` marks tell: most slow tests first, then most tests. pyproject's
+    ``--dist loadfile --no-loadscope-reorder`` deals whole files in this order, so a long file is not
+    the last one started while the other workers sit idle. Each file's tests keep their order."""
+    if not hasattr(config, "workerinput"):
+        return
+    slow = Counter(item.path for item in items if item.get_closest_marker("slow"))
+    size = Counter(item.path for item in items)
+    items.sort(key=lambda item: (-slow[item.path], -size[item.path], str(item.path)))
 
 
 @pytest.fixture(autouse=True)
