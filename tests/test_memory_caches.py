@@ -78,3 +78,14 @@ def test_the_text_caches_stay_within_their_budgets_and_give_what_a_fresh_read_gi
     cached = reading.read(last)
     assert reading._CACHE.get(cached.key) is not None
     assert cached.entries == reading.read(last, texts=corpus()).entries  # texts= bypasses the cache
+
+
+def test_the_readings_sampled_weights_stay_near_what_they_hold() -> None:
+    # issue 23: texts.reading weighs a sample of its entries (texts.lru.Sampled), the rest the mean;
+    # over a sweep of readings with and without a matter's quoted units the sum stays near the truth.
+    for i in range(400):
+        c = cast_classical(PILLARS[(i * 7) % 60], BRANCHES[i % 12], BRANCHES[(i * 5) % 12])
+        reading.read(c, quoted=frozenset({"method.賊剋"}) if i % 3 == 0 else frozenset())
+    exact = sum(size_of((k, v), reading._SHARED) for k, v in reading._CACHE._items.items())
+    kept = reading._CACHE.weight
+    assert len(reading._CACHE) > 50 and abs(kept - exact) <= 0.1 * exact, (kept, exact)

@@ -18,6 +18,12 @@ weights sum to at most ``size``:
 
     >>> size_of(("ab", "ab")) == sys.getsizeof(("ab", "ab")) + sys.getsizeof("ab")  # each object once
     True
+
+``Sampled`` measures a sample of a cache's entries and gives the others the mean:
+
+    >>> weigh = Sampled(first=2, every=3)
+    >>> [weigh("x" * n) - sys.getsizeof("") for n in (10, 30, 1000, 50, 7)]  # 3rd, 5th: the mean so far
+    [10, 30, 20, 50, 30]
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from operator import attrgetter
 from threading import Lock
 from typing import Generic, TypeVar, cast
 
-__all__ = ["LRU", "size_of"]
+__all__ = ["LRU", "Sampled", "size_of"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -160,3 +166,31 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
         elif callable(plan):
             extend(plan(item))
     return total
+
+
+class Sampled:
+    """``size_of`` (with ``shared``) on a sample of a cache's entries, for entries much alike: the
+    first ``first`` values and every ``every``-th after are measured, each other value weighs the mean
+    of those measured so far. Measuring walks every object of an entry, a third of the time it takes
+    to read a new chart (issue 23: a sweep over every chart, a site build, a day of casts in many
+    zones read thousands), while the readings of one cache differ from their mean by a few KB."""
+
+    __slots__ = ("_count", "_every", "_first", "_lock", "_measured", "_total", "shared")
+
+    def __init__(self, shared: tuple[type, ...] = (), *, first: int = 16, every: int = 16) -> None:
+        self.shared = shared
+        self._first, self._every = first, every
+        self._count = self._measured = self._total = 0
+        self._lock = Lock()
+
+    def __call__(self, value: object) -> int:
+        with self._lock:
+            count = self._count
+            self._count += 1
+            if count >= self._first and count % self._every and self._measured:
+                return self._total // self._measured
+        weight = size_of(value, self.shared)
+        with self._lock:
+            self._total += weight
+            self._measured += 1
+        return weight
