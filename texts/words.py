@@ -132,11 +132,15 @@ def load(root: Path = LOCALES) -> dict[Lang, dict[str, str]]:
     return loaded
 
 
+_LOADED: dict[str, dict[str, str]] = {}  # the languages read so far: text()'s lookup without a call
+
+
 @cache
 def _language(lang: Lang) -> dict[str, str]:
     """One language's shipped words, read on first use and checked against the default's."""
     table = _read(LOCALES, lang)
     _check(LOCALES, lang, table, table if lang == DEFAULT_LANG else _language(DEFAULT_LANG))
+    _LOADED[lang] = table
     return table
 
 
@@ -166,11 +170,15 @@ def words() -> Mapping[Lang, dict[str, str]]:
 
 def text(key: str, lang: Lang, /, **values: object) -> str:
     """The template ``key`` in ``lang``, formatted with ``values``; ``KeyError`` for an unknown key."""
-    template = words()[lang][key]
+    table = _LOADED.get(lang)
+    template = (words()[lang] if table is None else table)[key]
     return template.format(**values) if values else template
 
 
 _TERMS: dict[Lang, dict[tuple[str, str], str]] = {}
+# Each term as found, by language, then enum (the IntEnums of engine.symbols and engine.terms compare
+# equal across enums, Branch.子 == Stem.甲 == 0, so each enum has a table of its own), then member.
+_FOUND: dict[str, dict[type, dict[Enum, str]]] = {}
 
 
 def term(value: Enum, lang: Lang) -> str:
@@ -180,6 +188,10 @@ def term(value: Enum, lang: Lang) -> str:
     Terms without an entry of their own (branches, stems) are their CJK character in every language.
     The ``term.<Enum>.<name>`` words are gathered once per language, for a lookup without formatting.
     """
+    try:
+        return _FOUND[lang][type(value)][value]
+    except KeyError:
+        pass
     table = _TERMS.get(lang)
     if table is None:
         table = _TERMS[lang] = {
@@ -187,7 +199,9 @@ def term(value: Enum, lang: Lang) -> str:
             for key, word in words()[lang].items()
             if len(parts := key.split(".")) == 3 and parts[0] == "term"
         }
-    return table.get((type(value).__name__, value.name), value.name)
+    word = table.get((type(value).__name__, value.name), value.name)
+    _FOUND.setdefault(lang, {}).setdefault(type(value), {})[value] = word
+    return word
 
 
 # -- forms of the reader's script (issue 19): the tables [short], [solar_term] and [name] of terms.toml --
