@@ -17,7 +17,6 @@ import string
 import tomllib
 from collections.abc import Iterator, Mapping
 from enum import Enum
-from functools import cache
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -132,15 +131,16 @@ def load(root: Path = LOCALES) -> dict[Lang, dict[str, str]]:
     return loaded
 
 
-_LOADED: dict[str, dict[str, str]] = {}  # the languages read so far: text()'s lookup without a call
+_LOADED: dict[str, dict[str, str]] = {}  # each language's words once read and checked (text() looks here first)
 
 
-@cache
 def _language(lang: Lang) -> dict[str, str]:
     """One language's shipped words, read on first use and checked against the default's."""
-    table = _read(LOCALES, lang)
-    _check(LOCALES, lang, table, table if lang == DEFAULT_LANG else _language(DEFAULT_LANG))
-    _LOADED[lang] = table
+    table = _LOADED.get(lang)
+    if table is None:
+        table = _read(LOCALES, lang)
+        _check(LOCALES, lang, table, table if lang == DEFAULT_LANG else _language(DEFAULT_LANG))
+        _LOADED[lang] = table
     return table
 
 
