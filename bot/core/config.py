@@ -5,6 +5,7 @@ service paces itself. A setting that cannot be used is a ``ValueError`` naming t
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -77,16 +78,22 @@ def guild_ready_timeout(env: Mapping[str, str]) -> float | None:
     the bot as ready (and the daily posts start). A bot in a few servers starts faster with less; one
     in thousands, whose servers arrive over seconds, keeps the default.
     """
-    value = env.get("LIUREN_GUILD_READY_TIMEOUT", "").strip()
+    return _number(env, "LIUREN_GUILD_READY_TIMEOUT", "seconds", 0.01, 60)
+
+
+def _number(env: Mapping[str, str], name: str, unit: str, low: float, high: float) -> float | None:
+    """The setting ``name`` as a number of ``unit`` from ``low`` to ``high`` (None: not set); a
+    ValueError naming it for anything else."""
+    value = env.get(name, "").strip()
     if not value:
         return None
     try:
-        seconds = float(value)
+        number = float(value)
     except ValueError:
-        seconds = -1.0
-    if not 0.01 <= seconds <= 60:
-        raise ValueError(f"LIUREN_GUILD_READY_TIMEOUT must be a number of seconds from 0.01 to 60, not {value!r}")
-    return seconds
+        number = math.nan  # compares with nothing: refused below
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be a number of {unit} from {low:g} to {high:g}, not {value!r}")
+    return number
 
 
 # A button's link may hold 512 characters (Discord's spec: ButtonComponentForMessageRequest.url);
@@ -174,17 +181,11 @@ def delivery_settings(env: Mapping[str, str]) -> DeliveryConfig:
     """The daily-post service's settings: LIUREN_LEASE_MINUTES (default 10), LIUREN_HEALTH_FILE."""
     health = env.get("LIUREN_HEALTH_FILE", "").strip()
     heartbeat = Path(health) if health else None
-    text_value = env.get("LIUREN_LEASE_MINUTES", "").strip()
-    if not text_value:
-        return DeliveryConfig(heartbeat=heartbeat)
-    try:
-        minutes = float(text_value)
-    except ValueError:
-        minutes = -1.0
     # Fractions are allowed (tests run leases of seconds); a lease shorter than a slow send
     # would let another process post the day again, so keep it to minutes in production.
-    if not 0.01 <= minutes <= 24 * 60:
-        raise ValueError(f"LIUREN_LEASE_MINUTES must be a number of minutes from 0.01 to 1440, not {text_value!r}")
+    minutes = _number(env, "LIUREN_LEASE_MINUTES", "minutes", 0.01, 24 * 60)
+    if minutes is None:
+        return DeliveryConfig(heartbeat=heartbeat)
     return DeliveryConfig(lease=timedelta(minutes=minutes), heartbeat=heartbeat)
 
 
