@@ -41,6 +41,7 @@ EMBED_TOTAL_MAX = 6000  # per message, summed over its embeds
 EMBEDS_PER_MESSAGE = 10
 FOOTER_ROOM = 40  # kept free in each embed for what is added to its footer later (" ・ 課 7K3QX2")
 ECHO_MAX = 40  # characters of user input repeated in a reply (echo)
+MOMENT_STAMP = "%Y-%m-%d %H:%M"  # the moment line's clock time (bot.core.replies rewrites it per minute)
 
 COLOUR = discord.Colour(0x8B2E2E)  # 朱: the red of a seal
 
@@ -152,7 +153,7 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
         zone = f"{zone} — {zone_note}"
     override = "" if chart.yuejiang == m.yuejiang else text("embed.override", lang, calendar=m.yuejiang)
     return [
-        f"**{text('embed.moment', lang)}** {m.local:%Y-%m-%d %H:%M}",
+        f"**{text('embed.moment', lang)}** {m.local:{MOMENT_STAMP}}",
         f"**{text('embed.zone', lang)}** {zone}",
         text("embed.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour, yuejiang=chart.yuejiang,
              override=override),

@@ -11,7 +11,7 @@ measured size (``texts.lru``): each entry weighs its characters and its dicts.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
@@ -22,7 +22,7 @@ from texts.lru import LRU
 from texts.matters import Matter
 
 from . import embeds
-from .embeds import ChartReply, chart_reply
+from .embeds import MOMENT_STAMP, ChartReply, chart_reply
 
 __all__ = ["BUDGET", "remembered_reply"]
 
@@ -30,12 +30,21 @@ __all__ = ["BUDGET", "remembered_reply"]
 # rebuilt from the kept reading and fields in ≈ 80 µs, so more would buy little (4 MB held 300).
 BUDGET = 2 * 2**20
 _WRITERS = ("read", "answer", "build_embeds")  # bot.core.embeds's names of what writes a reply
-# The embeds as dicts, the 類神, the weight, the moment line's time and where it is in the description.
-_Kept = tuple[tuple[dict[str, Any], ...], frozenset[General], int, str, int]
+
+
+class _Kept(NamedTuple):
+    """A reply as kept: the embeds as dicts, the 類神, what they weigh, the moment line's time and where
+    it is in the first embed's description (-1: nowhere it can be rewritten)."""
+
+    embeds: tuple[dict[str, Any], ...]
+    spirits: frozenset[General]
+    weight: int
+    stamp: str
+    at: int
 
 
 def _weight(kept: _Kept) -> int:
-    return kept[2]
+    return kept.weight
 
 
 _REPLIES: LRU[tuple[object, ...], _Kept] = LRU(BUDGET, weigh=_weight)
@@ -66,7 +75,7 @@ def _fresh(embed: dict[str, Any]) -> discord.Embed:
 
 def _hour_of(chart: Chart) -> object:
     """Everything of the chart's moment but the clock time within its local day: all a reply holds
-    of the moment besides the moment line's ``%Y-%m-%d %H:%M`` (the pillars, the 月將 and the terms
+    of the moment besides the moment line's clock time (``MOMENT_STAMP``: the pillars, the 月將 and the terms
     the reading's facts follow; the zone, its abbreviation and offset), so the minutes of one 時
     share a kept reply. The offset too: two instants of a clock change's repeated hour are equal
     datetimes in one zone."""
@@ -79,11 +88,8 @@ def _hour_of(chart: Chart) -> object:
 
 
 def _stamp_of(chart: Chart) -> str:
-    """What a reply shows of the moment's time: the moment line's ``%Y-%m-%d %H:%M``."""
-    if chart.moment is None:
-        return ""
-    local = chart.moment.local  # as %Y-%m-%d %H:%M writes years 1000–9999, at half its cost
-    return f"{local.year:04}-{local.month:02}-{local.day:02} {local.hour:02}:{local.minute:02}"
+    """What a reply shows of the moment's time: the moment line's clock time, as the line writes it."""
+    return "" if chart.moment is None else format(chart.moment.local, MOMENT_STAMP)
 
 
 def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None) -> _Kept:
@@ -93,7 +99,7 @@ def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stam
     description = written[0].get("description") or ""
     once = stamp and stamp not in (question or "") and description.count(stamp) == 1
     at = description.find(stamp) if once else -1
-    return written, spirits, _measure(written), stamp, at
+    return _Kept(written, spirits, _measure(written), stamp, at)
 
 
 def remembered_reply(
@@ -116,15 +122,15 @@ def remembered_reply(
            zone_note, known, *(vars(embeds)[name] for name in _WRITERS))
     stamp = _stamp_of(chart)
     kept = _REPLIES.get(key)
-    if kept is not None and kept[3] != stamp and (kept[4] < 0 or len(kept[3]) != len(stamp)):
+    if kept is not None and kept.stamp != stamp and (kept.at < 0 or len(kept.stamp) != len(stamp)):
         kept = None  # the time cannot be rewritten in place: this minute written anew
     if kept is None:
         reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
         written: tuple[dict[str, Any], ...] = tuple(dict(e.to_dict()) for e in reply.embeds)
         kept = _REPLIES.put(key, _kept(written, reply.spirits, stamp, question))
-    dicts, at = kept[0], kept[4]
-    if kept[3] == stamp:
-        return ChartReply([_fresh(e) for e in dicts], kept[1])
+    dicts, at = kept.embeds, kept.at
+    if kept.stamp == stamp:
+        return ChartReply([_fresh(e) for e in dicts], kept.spirits)
     description = dicts[0]["description"]
     first = {**dicts[0], "description": f"{description[:at]}{stamp}{description[at + len(stamp):]}"}
-    return ChartReply([_fresh(first), *(_fresh(e) for e in dicts[1:])], kept[1])
+    return ChartReply([_fresh(first), *(_fresh(e) for e in dicts[1:])], kept.spirits)
