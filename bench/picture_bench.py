@@ -2,7 +2,7 @@
 
     python bench/picture_bench.py                 # the whole run (10,000 distinct casts: ~2–3 minutes)
     python bench/picture_bench.py --casts 1000    # a quicker memory run
-    python bench/picture_bench.py --quick         # 20 charts, one fresh process: a smoke run, not figures
+    python bench/picture_bench.py --quick         # 2 charts, one fresh process: a smoke run, not figures
 
 Prints, on one core:
   * first picture in a fresh process (fonts loaded, nothing cached), excluding the imports;
@@ -85,10 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--casts", type=int, default=10_000, help="distinct casts for the memory run")
     parser.add_argument("--sample", type=int, default=300, help="charts timed for each speed figure")
-    parser.add_argument("--quick", action="store_true", help="20 casts, 20 charts timed, one fresh process")
+    parser.add_argument("--quick", action="store_true", help="2 casts, 2 charts timed, one fresh process")
     args = parser.parse_args(argv)
     if args.quick:
-        args.casts = args.sample = 20
+        args.casts = args.sample = 2
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the issue asks
 
