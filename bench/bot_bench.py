@@ -1,7 +1,7 @@
 """Benchmark: /cast under load, the real bot against a peer doing the same Discord work (issue 21).
 
     python bench/bot_bench.py                  # 4 rounds of 512 per workload, 64 in flight, 10,000 for memory
-    python bench/bot_bench.py --quick          # a smoke run: 1 round of 32, 8 in flight, 40 for memory
+    python bench/bot_bench.py --quick          # a smoke run: 1 round of 4, 4 in flight, 4 for memory
     python bench/bot_bench.py --memory 0       # the latency and CPU rounds only
 
 Three processes besides this one, which only orchestrates (it waits on pipes while a round runs):
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=64, help="interactions in flight")
     parser.add_argument("--memory", type=int, default=10_000, help="distinct casts with pictures before the RSS")
-    parser.add_argument("--quick", action="store_true", help="1 round of 32, 8 in flight, 40 for memory")
+    parser.add_argument("--quick", action="store_true", help="1 round of 4, 4 in flight, 4 for memory")
     parser.add_argument("--where", action="store_true",
                         help="ours under tracemalloc: what the memory casts left allocated, by line (slower)")
     parser.add_argument("--ours-tree", type=Path, default=ROOT,
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         return asyncio.run(serve())
     if args.quick:
-        args.count, args.rounds, args.concurrency, args.memory = 32, 1, 8, 40
+        args.count, args.rounds, args.concurrency, args.memory = 4, 1, 4, 4
     if not (1 <= args.count <= 100_000 and 1 <= args.concurrency <= 256 and args.rounds >= 1):
         parser.error("--count 1…100000, --concurrency 1…256, --rounds ≥ 1")
     workdir = Path(tempfile.mkdtemp(prefix="liuren-bench-"))
