@@ -8,6 +8,7 @@ at a time and records how late it wakes: that lateness is the longest the loop w
 
     python bench/daily_bench.py                  # both backends, 10k 100k 1M
     python bench/daily_bench.py --sizes 10000 --backends sqlite
+    python bench/daily_bench.py --sizes 1000 --ticks 5     # a smoke run (tests/test_bench.py), not figures
 PostgreSQL is read from $LIUREN_TEST_POSTGRES (default postgresql://postgres@127.0.0.1:5432/test);
 each size runs in a fresh schema, dropped afterwards. Timings are printed, never asserted.
 """
@@ -103,7 +104,7 @@ class Watcher:
         self._running = False
 
 
-async def measure(store: Store, shards: Shards | None = None) -> tuple[float, float, float]:
+async def measure(store: Store, shards: Shards | None = None, ticks: int = TICKS) -> tuple[float, float, float]:
     """Median and worst tick (ms), and the worst event-loop block (ms) during the ticks."""
     client = discord.Client(intents=discord.Intents.none())
     delivery = Delivery(client, store, lambda: NOW, DeliveryConfig(), shards)
@@ -113,7 +114,7 @@ async def measure(store: Store, shards: Shards | None = None) -> tuple[float, fl
     watching = asyncio.create_task(watcher.run())
     await asyncio.sleep(0.01)
     times = []
-    for _ in range(TICKS):
+    for _ in range(ticks):
         start = time.perf_counter()
         upcoming = await delivery.run_due(NOW)
         times.append(time.perf_counter() - start)
@@ -127,7 +128,7 @@ async def measure(store: Store, shards: Shards | None = None) -> tuple[float, fl
 Result = tuple[float, tuple[float, float, float], tuple[float, float, float]]
 
 
-async def bench_sqlite(count: int) -> Result:
+async def bench_sqlite(count: int, ticks: int) -> Result:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.sqlite3"
         start = time.perf_counter()
@@ -135,12 +136,12 @@ async def bench_sqlite(count: int) -> Result:
         loaded = time.perf_counter() - start
         store = await open_store(path)
         try:
-            return loaded, await measure(store), await measure(store, SHARDED)
+            return loaded, await measure(store, ticks=ticks), await measure(store, SHARDED, ticks)
         finally:
             await store.close()
 
 
-async def bench_postgres(dsn: str, count: int) -> Result:
+async def bench_postgres(dsn: str, count: int, ticks: int) -> Result:
     import psycopg
 
     schema = f"bench_{uuid.uuid4().hex[:12]}"
@@ -153,7 +154,7 @@ async def bench_postgres(dsn: str, count: int) -> Result:
         loaded = time.perf_counter() - start
         store = await open_store(url)
         try:
-            return loaded, await measure(store), await measure(store, SHARDED)
+            return loaded, await measure(store, ticks=ticks), await measure(store, SHARDED, ticks)
         finally:
             await store.close()
     finally:
@@ -165,17 +166,20 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--backends", nargs="+", choices=["sqlite", "postgres"], default=["sqlite", "postgres"])
+    parser.add_argument("--ticks", type=int, default=TICKS, help=f"ticks timed per row (default {TICKS})")
     args = parser.parse_args()
+    if args.ticks < 1:
+        parser.error("--ticks must be at least 1")
     dsn = os.environ.get("LIUREN_TEST_POSTGRES") or "postgresql://postgres@127.0.0.1:5432/test"
-    print(f"tick = Delivery.run_due with nothing due, {TICKS} ticks per row; times in ms;")
+    print(f"tick = Delivery.run_due with nothing due, {args.ticks} ticks per row; times in ms;")
     print("'all' = one process for every guild, 'shards' = a process running shards 0-1 of 4")
     print(f"{'backend':<10} {'schedules':>10} {'load s':>7} {'':>3}{'median':>8} {'worst':>8} {'loop block':>11}")
     for backend in args.backends:
         for count in args.sizes:
             if backend == "sqlite":
-                loaded, whole, sharded = await bench_sqlite(count)
+                loaded, whole, sharded = await bench_sqlite(count, args.ticks)
             else:
-                loaded, whole, sharded = await bench_postgres(dsn, count)
+                loaded, whole, sharded = await bench_postgres(dsn, count, args.ticks)
             for label, (median, worst, block) in (("all", whole), ("shards", sharded)):
                 first = f"{backend:<10} {count:>10,} {loaded:>7.1f}" if label == "all" else " " * 29
                 print(f"{first} {label:>6} {median:>8.3f} {worst:>8.3f} {block:>11.3f}", flush=True)

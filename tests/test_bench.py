@@ -5,7 +5,7 @@ Timings are printed by the scripts and never asserted here (a loaded machine is 
 a run passes when it exits 0 without a traceback and prints its figures. bench/bot_bench.py exits 1
 when the bot misses its targets; that is a figure too, so 0 and 1 both pass when it printed them.
 bench/peer_bot.py is the peer bench/bot_bench.py starts and bench/bot_memory.py its memory run
-(--quick casts 40 for memory), so they run there.
+(--quick casts 4 for memory), so they run there.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ RUNS = (
     Run("reading_bench.py", ("--quick",), "µs CPU per /cast"),
     Run("matter_bench.py", ("--count", "20", "--rounds", "1"), "reading CPU per reply"),
     Run("bot_bench.py", ("--quick",), "ratios ours/peer", (0, 1)),
-    Run("daily_bench.py", ("--sizes", "1000", "--backends", "sqlite", *(("postgres",) if POSTGRES else ())),
-        "schedules"),
+    Run("daily_bench.py",
+        ("--sizes", "1000", "--ticks", "5", "--backends", "sqlite", *(("postgres",) if POSTGRES else ())), "schedules"),
 )
 
 
