@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .chart import Chart
+from .recent import Recent
 from .symbols import BRANCHES, Branch, Element, Pillar, Stem, travel_horse
 from .terms import VIGOURS, Input, Kin, Position, Sex, Vigour
 
@@ -161,6 +162,20 @@ def facts(
     for a chart cast from an instant without a ``year`` override. Raises ``ValueError`` for a sex
     other than 男/女, a non-integer birth year, or a birth year after the chart's year.
     """
+    if birth_year is None and sex is None and month is None and year is None:
+        kept = _OWN.get(chart)
+        return kept if kept is not None else _OWN.put(chart, _derive(chart, None, None, None, None))
+    return _derive(chart, birth_year, sex, month, year)
+
+
+# A chart's own facts (no birth data, no override), for the last charts asked about: one reply asks
+# for them several times (the chart text, the JSON, the reading, the picture). Facts are frozen.
+_OWN: Recent[Chart, Facts] = Recent(64)
+
+
+def _derive(
+    chart: Chart, birth_year: int | None, sex: Sex | str | None, month: Branch | None, year: Branch | None
+) -> Facts:
     if sex is not None and not isinstance(sex, Sex):
         if not isinstance(sex, str) or sex.strip() not in Sex.__members__:
             raise ValueError(f"unknown sex {sex!r}: give 男 or 女")

@@ -44,6 +44,7 @@ from .chart import Chart
 from .facts import Facts
 from .facts import facts as derive_facts
 from .reasons import Rule, Value, Why
+from .recent import Recent
 from .symbols import Branch, Rank, Stem
 from .terms import PATTERN_NAMES, Frame, General, Input, Method, PatternName, Relation, Seat, Vigour
 
@@ -430,6 +431,9 @@ def classify(chart: Chart, facts: Facts | None = None) -> Patterns:
         facts = derive_facts(chart)
     elif facts.day != chart.day or tuple(s.branch for s in facts.steps) != chart.transmissions.branches:
         raise ValueError(f"facts for {facts.day} do not belong to this {chart.day} chart: derive them from it")
+    kept = _CLASSIFIED.get(chart)
+    if kept is not None and (kept[0] is facts or kept[0] == facts):
+        return kept[1]
     held: list[Pattern] = []
     undecided: list[Unknown] = []
     for name, rule in _RULES:
@@ -440,7 +444,13 @@ def classify(chart: Chart, facts: Facts | None = None) -> Patterns:
             undecided.append(Unknown(name, result.needs, result.why))
         else:
             held.append(Pattern(name, result))
-    return Patterns(tuple(held), tuple(undecided))
+    return _CLASSIFIED.put(chart, (facts, Patterns(tuple(held), tuple(undecided))))[1]
+
+
+# The patterns of the last charts classified, with the facts they were classified on: one reply
+# classifies its chart several times (the chart text, the JSON, the reading, the picture and its alt
+# text), and facts equal in value decide the same patterns. Patterns are frozen.
+_CLASSIFIED: Recent[Chart, tuple[Facts, Patterns]] = Recent(64)
 
 
 def detect(chart: Chart, facts: Facts | None = None) -> tuple[Pattern, ...]:
