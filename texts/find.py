@@ -8,6 +8,7 @@ unit named (by id or by a key the corpus knows).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from engine.chart import Chart, cast_classical
 from engine.patterns import detect
@@ -32,6 +33,14 @@ def classical_charts(school: School) -> Iterator[Chart]:
         for day in PILLARS:
             for k in range(12):
                 yield cast_classical(day, hour + k, hour, school=school)
+
+
+@lru_cache(maxsize=4)
+def _named(school: School) -> tuple[tuple[PatternName, ...], ...]:
+    """The 課体 that hold in each classical chart of ``school``, in ``classical_charts``'s order:
+    worked out once for a few finds in a row (a teacher's session, the site's pages, the tests), not
+    once per find (issue 23: a find was 1,440 classifications)."""
+    return tuple(tuple(p.name for p in detect(chart)) for chart in classical_charts(school))
 
 
 def _member(enum: type[Method] | type[PatternName], name: str) -> Method | PatternName | None:
@@ -79,9 +88,10 @@ def find_charts(term: str, school: School, lang: Lang) -> list[str]:
     kind, wanted = _matcher(term)
     lines: list[str] = []
     school_note = school_line(school, lang)  # issue 19: the non-default school options, named first
-    for chart in classical_charts(school):
+    named = _named(school) if kind == "pattern" else ()
+    for i, chart in enumerate(classical_charts(school)):
         if kind == "pattern":
-            hit = any(p.name is wanted for p in detect(chart))
+            hit = any(name is wanted for name in named[i])
         elif kind == "method":
             hit = chart.transmissions.method is wanted
         else:
