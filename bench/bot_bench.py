@@ -51,13 +51,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bot_memory import CHART_INPUTS, Tracer, memory_moments, resident, where  # noqa: E402
-from testkit.discord_standin import DiscordStandIn  # noqa: E402
+
+if TYPE_CHECKING:  # the stand-in host alone runs it (serve): the orchestrator need not import aiohttp
+    from testkit.discord_standin import DiscordStandIn
 
 CONNECT_TIMEOUT_S = 60.0
 CALLBACK_TIMEOUT_S = 60.0
@@ -164,6 +166,8 @@ async def _run(standin: DiscordStandIn, workload: str, start: int, count: int, c
 
 async def serve() -> int:
     """Two stand-ins; JSON commands on stdin, one JSON answer per line on stdout."""
+    from testkit.discord_standin import DiscordStandIn
+
     standins = {"ours": DiscordStandIn(), "peer": DiscordStandIn()}
     for standin in standins.values():
         await standin.start()
