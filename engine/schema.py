@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from .calendar import SolarTerm
@@ -47,6 +48,7 @@ from .chart import Chart
 from .facts import Facts, facts
 from .patterns import classify
 from .reasons import Why
+from .school import School
 from .symbols import BRANCHES, Pillar
 
 SCHEMA_VERSION = 3
@@ -55,7 +57,7 @@ SCHEMA_VERSION = 3
 def plain(value: object) -> Any:
     """A reason's value as JSON data: terms by their name, tuples as lists, numbers as they are."""
     if isinstance(value, Enum):
-        return value.name
+        return value._name_  # _name_: .name is a Python-level property (issue 23: ~60 a chart)
     if isinstance(value, Pillar):
         return str(value)
     if isinstance(value, tuple):
@@ -65,7 +67,7 @@ def plain(value: object) -> Any:
 
 def why_dict(why: Why) -> dict[str, Any]:
     """One reason as ``{"rule", "seed", "values"}``."""
-    return {"rule": why.rule.value, "seed": list(why.seed), "values": {k: plain(v) for k, v in why.values}}
+    return {"rule": why.rule._value_, "seed": list(why.seed), "values": {k: plain(v) for k, v in why.values}}
 
 
 def _term(term: SolarTerm) -> dict[str, Any]:
@@ -84,6 +86,12 @@ def _facts(known: Facts) -> dict[str, Any]:
         "vigour": [plain(s.vigour) for s in known.steps],
         "missing": [{"fact": m.fact.name, "supply": [str(x) for x in m.supply]} for m in known.missing],
     }
+
+
+@lru_cache(maxsize=16)
+def _school(school: School) -> tuple[tuple[str, Any], ...]:
+    """``asdict(school)``'s items, worked out once per school (asdict walks and copies every field)."""
+    return tuple(asdict(school).items())
 
 
 def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
@@ -110,7 +118,7 @@ def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
         "hour": str(chart.hour),
         "yuejiang": str(chart.yuejiang),
         "moment": moment,
-        "school": asdict(chart.school),
+        "school": dict(_school(chart.school)),
         "offset": chart.plate.offset,
         "plate": {str(b): str(chart.plate.up(b)) for b in BRANCHES},
         "lessons": [
@@ -119,9 +127,9 @@ def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
         ],
         "transmissions": [
             {
-                "position": s.position.name, "branch": str(s.branch), "ground": str(s.ground),
-                "general": s.general.name, "hidden_stem": None if s.hidden_stem is None else str(s.hidden_stem),
-                "kin": s.kin.name, "void": s.void,
+                "position": s.position._name_, "branch": str(s.branch), "ground": str(s.ground),
+                "general": s.general._name_, "hidden_stem": None if s.hidden_stem is None else str(s.hidden_stem),
+                "kin": s.kin._name_, "void": s.void,
             }
             for s in chart.steps
         ],
@@ -131,7 +139,7 @@ def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
         "generals": {
             "noble": str(g.noble), "noble_ground": str(g.noble_ground),
             "daytime": g.daytime, "clockwise": g.clockwise,
-            "by_heaven": {str(b): g.on(b).name for b in BRANCHES},
+            "by_heaven": {b._name_: g.on(b)._name_ for b in BRANCHES},
         },
         "void": [str(b) for b in chart.void],
         "trace": [why_dict(w) for w in t.trace],

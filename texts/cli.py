@@ -264,10 +264,10 @@ def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
     """The reading as JSON: each entry's section, role, position, the unit shown, and what is said."""
     return [
         {
-            "section": e.section.name,
-            "role": e.role.name,
-            "position": None if e.position is None else e.position.name,
-            "same_as": None if e.same_as is None else e.same_as.name,
+            "section": e.section._name_,  # _name_: .name is a Python-level property (issue 23)
+            "role": e.role._name_,
+            "position": None if e.position is None else e.position._name_,
+            "same_as": None if e.same_as is None else e.same_as._name_,
             "excluded": e.excluded,
             "names": list(e.names),
             "notes": notes(e, lang),

@@ -168,7 +168,7 @@ class Unit:
 def _branch_of(value: object) -> str | None:
     """The character of a branch given as a Branch or its character; None for anything else."""
     if isinstance(value, Branch):
-        return value.name
+        return value._name_  # not .name, a Python-level property: asked for each general of each reading
     text = str(value).strip()
     return text if text in _BRANCH_NAMES else None
 

@@ -12,8 +12,9 @@ into sentences, from the templates in ``texts/locales/<lang>/why.toml``.
 from __future__ import annotations
 
 from enum import Enum
+from functools import lru_cache
 
-from engine.reasons import Why
+from engine.reasons import Rule, Why
 from engine.symbols import Pillar, Stem
 from engine.terms import Relation
 from engine.transmissions import Transmissions
@@ -39,7 +40,7 @@ def _item(value: tuple[object, ...], lang: Lang) -> str:
     counted ``(candidate, ground, walk, counted, depth)`` (engine.reasons.Depth)."""
     if len(value) == 4:
         number, upper, lower, relation = value
-        words = text(f"why.lesson_{relation.name}" if isinstance(relation, Relation) else "why.lesson_none", lang)
+        words = text(_LESSON_KEYS[relation] if isinstance(relation, Relation) else "why.lesson_none", lang)
         return text("why.lesson", lang, number=number, upper=show(upper, lang), lower=show(lower, lang), relation=words)
     branch, ground, walk, counted, depth = value
     where = {"branch": show(branch, lang), "ground": show(ground, lang), "walk": show(walk, lang)}
@@ -53,6 +54,13 @@ def _item(value: tuple[object, ...], lang: Lang) -> str:
     return text("why.depth", lang, **where, counted=items, depth=depth)
 
 
+# Template keys by member, made once (issue 23: an Enum's .name and .value are Python-level
+# properties, and the f-string around them was redone for every reason written).
+_LESSON_KEYS = {r: f"why.lesson_{r._name_}" for r in Relation}
+_KEYS = {r: f"why.{r._value_}" for r in Rule}
+_OUTSIDE_KEYS = {r: f"why.outside.{r._value_}" for r in Rule}
+
+
 def chart_name(transmissions: Transmissions, lang: Lang) -> str:
     """The 課名 in the reader's script: 元首, 反吟・重審 (ja), 反吟·重審 (zh) …"""
     method = term(transmissions.method, lang)
@@ -62,6 +70,7 @@ def chart_name(transmissions: Transmissions, lang: Lang) -> str:
     return term(frame, lang) + text("list.name_sep", lang) + method
 
 
+@lru_cache(maxsize=256)  # a few dozen ¶ tuples in all (issue 23: written for every reason)
 def cite(seed: tuple[int, ...], lang: Lang) -> str:
     """`` (¶51, ¶55)``, or nothing where the seed is silent."""
     if not seed:
@@ -72,7 +81,7 @@ def cite(seed: tuple[int, ...], lang: Lang) -> str:
 
 def outside(why: Why, lang: Lang) -> str:
     """For a rule the seed does not state, the mark saying where it comes from; else nothing."""
-    return text(f"why.outside.{why.rule.value}", lang) if why.outside else ""
+    return text(_OUTSIDE_KEYS[why.rule], lang) if why.outside else ""
 
 
 def explain(why: Why, lang: Lang, *, with_seed: bool = True) -> str:
@@ -82,7 +91,7 @@ def explain(why: Why, lang: Lang, *, with_seed: bool = True) -> str:
     option), with or without ``with_seed``: nothing the project adds reads as the seed's.
     """
     values = {name: show(value, lang) for name, value in why.values}
-    sentence = text(f"why.{why.rule.value}", lang, **values)
+    sentence = text(_KEYS[why.rule], lang, **values)
     if why.outside:
         return sentence + outside(why, lang)
     return sentence + cite(why.seed, lang) if with_seed else sentence

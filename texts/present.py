@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from engine.reasons import Why
 from engine.school import DEFAULT_SCHOOL, School
+from engine.terms import Role
 
 from .corpus import Unit
 from .explain import explain, show
@@ -43,13 +44,19 @@ def say(item: Said, lang: Lang) -> str:
 
 
 def section_title(section: Section, lang: Lang) -> str:
-    return text(f"reading.section.{section.name}", lang)
+    return text(_SECTION_KEYS[section], lang)
 
 
 def role_label(entry: Entry, lang: Lang) -> str:
     """The entry's role, with the 伝 it is about: ``初伝 天将``, ``課体``…"""
-    role = text(f"reading.role.{entry.role.name}", lang)
+    role = text(_ROLE_KEYS[entry.role], lang)
     return role if entry.position is None else f"{show(entry.position, lang)} {role}"
+
+
+# Template keys by member, made once (issue 23: Enum .name is a Python-level property, and these are
+# written for every entry of every reading).
+_SECTION_KEYS = {s: f"reading.section.{s._name_}" for s in Section}
+_ROLE_KEYS = {r: f"reading.role.{r._name_}" for r in Role}
 
 
 def original(unit: Unit, lang: Lang = "ja") -> str:
@@ -156,6 +163,7 @@ def render_reading(reading: Reading, lang: Lang, *, with_trace: bool = True) -> 
     under it (for ja/en), and what the reading says with it; ``with_trace=False`` (``--no-trace``)
     leaves out the 取法 section's step-by-step trace, keeping its quoted lines."""
     lines = [text("reading.title", lang)]
+    bullet = f"  {text('reading.bullet', lang)}"  # once, not once per line
     current: Section | None = None
     for entry in reading.entries:
         if not with_trace and entry.section is Section.取法 and entry.unit is None:
@@ -165,7 +173,7 @@ def render_reading(reading: Reading, lang: Lang, *, with_trace: bool = True) -> 
             lines.append(f"■ {section_title(current, lang)}")
         said = notes(entry, lang)
         if entry.unit is None:
-            lines.extend(f"  {text('reading.bullet', lang)}{s}" for s in said)
+            lines.extend(bullet + s for s in said)
             continue
         unit = entry.unit
         lines.append(f"  【{role_label(entry, lang)}】 {original(unit, lang)}  ({seed_lines(unit)})")

@@ -22,6 +22,8 @@ from .words import Lang, short, solar_term, text
 
 # 地盤 positions of the square ring, read row by row (south at the top, as printed in the books).
 _RING_ROWS = ("巳午未申", "辰  酉", "卯  戌", "寅丑子亥")
+# The same as 地盤 branches (None: an empty cell), looked up once rather than on every ring drawn.
+_RING_GROUNDS = tuple(tuple(None if ch == " " else Branch[ch] for ch in row) for row in _RING_ROWS)
 _SPACE = "\u3000"  # a full-width space keeps CJK columns aligned
 _BLANK = _SPACE * 2  # one empty cell
 
@@ -66,13 +68,12 @@ def ring(chart: Chart, lang: Lang = "ja") -> str:
     """The 天地盤: each cell is the general's one-character form (in ``lang``'s script) and the 天盤
     branch; a cell's place in the square is its 地盤 branch."""
     lines = []
-    for row in _RING_ROWS:
+    for row in _RING_GROUNDS:
         cells = []
-        for ch in row:
-            if ch == " ":
+        for ground in row:
+            if ground is None:
                 cells.append(_BLANK)
                 continue
-            ground = Branch[ch]
             cells.append(short(chart.generals.over(ground), lang) + str(chart.plate.up(ground)))
         lines.append("│" + "│".join(cells) + "│")
     return "\n".join(lines)

@@ -208,12 +208,13 @@ def term(value: Enum, lang: Lang) -> str:
 
 
 def _form(table: str, key: str, lang: Lang) -> str:
-    return words()[lang].get(f"{table}.{key}", key)
+    loaded = _LOADED.get(lang)
+    return (words()[lang] if loaded is None else loaded).get(f"{table}.{key}", key)
 
 
 def short(general: Enum, lang: Lang) -> str:
     """A 天将's one-character form on the ring and in the lesson rows: 貴 / 貴 / 贵 (``General.貴人``)."""
-    return _form("short", general.name, lang)
+    return _form("short", general._name_, lang)  # _name_: .name is a property, and the ring asks 16 times
 
 
 def solar_term(name: str, lang: Lang) -> str:
