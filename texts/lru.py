@@ -143,17 +143,19 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
     plans = _PLANS.setdefault(shared, {})
     seen: set[int] = set()
     todo = [value]
-    pop, extend, getsizeof = todo.pop, todo.extend, sys.getsizeof
+    pop, extend, getsizeof, plan_of, mark = todo.pop, todo.extend, sys.getsizeof, plans.get, seen.add
     total = 0
     while todo:
         item = pop()
-        kind = type(item)
-        plan = plans.get(kind)
+        plan = plan_of(type(item))
         if plan is None:
-            plan = plans[kind] = _plan(kind, shared)
-        if plan is _SKIP or id(item) in seen:
+            plan = plans[type(item)] = _plan(type(item), shared)
+        if plan is _SKIP:
             continue
-        seen.add(id(item))
+        key = id(item)  # once (issue 23: the walk's every step counts; a reading's entry is ~200 objects)
+        if key in seen:
+            continue
+        mark(key)
         total += getsizeof(item)
         if plan is _LEAF:
             continue
