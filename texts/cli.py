@@ -17,9 +17,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.chart import CastError, Chart, cast, cast_classical
 from engine.facts import Facts, facts
@@ -29,9 +29,6 @@ from engine.symbols import PILLARS, parse_branch
 from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
 
 from .explain import explain
-from .matter_present import matter_json, render_matters  # issue 18
-from .matter_reading import MatterSection, answer  # issue 18
-from .matters import GENERAL, MATTERS, recognise  # issue 18
 from .present import (
     notes,
     original,
@@ -46,6 +43,9 @@ from .reading import Reading, read
 from .render import render_text
 from .when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
 from .words import LANGS, Lang, language_of
+
+if TYPE_CHECKING:  # issue 21: the matter reading is imported when a matter is asked, not by every start
+    from .matter_reading import MatterSection
 
 
 class _Parser(argparse.ArgumentParser):
@@ -111,6 +111,19 @@ def _lang_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _Matters:
+    """The values of ``--matter``: texts.matters's keys and ``general``, read from it when argparse
+    first asks (a value given, ``--help``), so a start that asks no matter does not import it (issue 21)."""
+
+    def __iter__(self) -> Iterator[str]:
+        from .matters import GENERAL, MATTERS
+
+        return iter((*(m.value for m in MATTERS), GENERAL))
+
+    def __contains__(self, value: object) -> bool:
+        return value in tuple(self)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="liuren", description="大六壬: cast a chart and read the 《心印賦》 lines that match it")
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
@@ -139,8 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--question", metavar="TEXT", help="the question asked: its matter (類神) is read first")
     c.add_argument(
         "--matter",
-        choices=(*(m.value for m in MATTERS), GENERAL),
-        help="the matter to read, overriding recognition ('general': none, the general reading only)",
+        metavar="MATTER",  # named, so argparse lists the choices only in --help and in an error
+        choices=_Matters(),
+        help="the matter to read, overriding recognition ('general': none, the general reading only): %(choices)s",
     )
 
     t = sub.add_parser("table", help="the classical table of all 720 課 (60 days × 12 plates)")
@@ -304,6 +318,8 @@ def chart_json(
                 reason["text"] = explain(why, lang)
     if reading is not None:
         # issue 18 (schema 3): the matter sections first, then the general reading's entries
+        from .matter_present import matter_json
+
         data["reading"] = {"matters": [matter_json(m) for m in matters], "entries": reading_dict(reading, lang)}
     return data
 
@@ -318,7 +334,11 @@ def run(args: argparse.Namespace) -> int:
             asked = args.question is not None or args.matter is not None
             if args.question is not None and not args.question.strip():
                 raise CastError("--question is empty: give the question, or leave the option out")
-            reply = answer(chart, known, question=args.question, matter=args.matter) if asked else None
+            reply = None
+            if asked:
+                from .matter_reading import answer
+
+                reply = answer(chart, known, question=args.question, matter=args.matter)
             with_reading = args.reading or asked
             if reply is not None:
                 reading: Reading | None = reply.reading
@@ -342,6 +362,8 @@ def run(args: argparse.Namespace) -> int:
                 print(render_text(chart, lang, with_trace=not args.no_trace and reading is None, known=known,
                                   with_patterns=reading is None))
                 if matters:  # issue 18: the matter section comes before the general reading
+                    from .matter_present import render_matters
+
                     print(render_matters(matters, lang))
                 if reading is not None:
                     print(render_reading(reading, lang, with_trace=not args.no_trace))
@@ -359,6 +381,8 @@ def run(args: argparse.Namespace) -> int:
 
             return quiz(args.level, args.questions, lang_from(args), args.seed, school_from(args))
         elif args.command == "matter":  # issue 18
+            from .matters import GENERAL, recognise
+
             found = recognise(" ".join(args.text))
             print("\n".join(f.matter.value for f in found) if found else GENERAL)
         elif args.command == "site":  # issue 24: the study site (texts/site/command.py)

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import unicodedata
 from functools import cache
+from typing import TYPE_CHECKING
 
-import opencc
+if TYPE_CHECKING:
+    import opencc
 
 # The domain's own table: variant → the form it folds to, applied before OpenCC. These are the
 # pairs OpenCC's character tables do not join (each is checked in tests/test_corpus_lookup.py);
@@ -43,7 +45,10 @@ _DOMAIN_MAP = dict(_DOMAIN)
 
 @cache
 def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
-    # Loaded on first use (a few ms), not at import: `import texts` stays cheap.
+    # Loaded on first use (a few ms), not at import: `import texts` stays cheap (issue 21: the
+    # module too, which a cast that folds no text never needs).
+    import opencc
+
     return opencc.OpenCC("jp2t.json"), opencc.OpenCC("t2s.json")
 
 
