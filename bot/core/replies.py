@@ -20,6 +20,7 @@ from engine.facts import Facts
 from engine.terms import General
 from texts.lru import LRU
 from texts.matters import Matter
+from texts.picture import hour_key
 
 from . import embeds
 from .embeds import MOMENT_STAMP, ChartReply, chart_reply
@@ -73,20 +74,6 @@ def _fresh(embed: dict[str, Any]) -> discord.Embed:
     return discord.Embed.from_dict(copied)
 
 
-def _hour_of(chart: Chart) -> object:
-    """Everything of the chart's moment but the clock time within its local day: all a reply holds
-    of the moment besides the moment line's clock time (``MOMENT_STAMP``: the pillars, the 月將 and the terms
-    the reading's facts follow; the zone, its abbreviation and offset), so the minutes of one 時
-    share a kept reply. The offset too: two instants of a clock change's repeated hour are equal
-    datetimes in one zone."""
-    m = chart.moment
-    if m is None:
-        return None
-    local = m.local
-    return (m.zone, m.year, m.month, m.day, m.hour, m.yuejiang, m.principal_term, m.sectional_term, local.date(),
-            local.tzname(), local.utcoffset())
-
-
 def _stamp_of(chart: Chart) -> str:
     """What a reply shows of the moment's time: the moment line's clock time, as the line writes it."""
     return "" if chart.moment is None else format(chart.moment.local, MOMENT_STAMP)
@@ -115,11 +102,11 @@ def remembered_reply(
 
     Kept per 時: a minute of a 時 kept for another minute is that reply with the moment line's time
     rewritten (the same length, so the fields are placed alike), which is what writing it gives."""
-    # The chart follows from its classical inputs, school and moment (quicker to hash than itself).
+    # The chart as its 時 (texts.picture.hour_key, what the 時's one picture is kept by: its classical
+    # inputs, school and everything of its moment but the clock time; quicker to hash than the chart).
     # And the functions that write it, as the module holds them now: a reading swapped in (a test's
     # stand-in for a huge one, say) is a different reply, never one kept from before.
-    key = (chart.day, chart.yuejiang, chart.hour, chart.school, _hour_of(chart), locale, question, matter,
-           zone_note, known, *(vars(embeds)[name] for name in _WRITERS))
+    key = (hour_key(chart), locale, question, matter, zone_note, known, *(vars(embeds)[name] for name in _WRITERS))
     stamp = _stamp_of(chart)
     kept = _REPLIES.get(key)
     if kept is not None and kept.stamp != stamp and (kept.at < 0 or len(kept.stamp) != len(stamp)):
