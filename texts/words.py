@@ -175,7 +175,6 @@ def text(key: str, lang: Lang, /, **values: object) -> str:
     return template.format(**values) if values else template
 
 
-_TERMS: dict[Lang, dict[tuple[str, str], str]] = {}
 # Each term as found, by language, then enum (the IntEnums of engine.symbols and engine.terms compare
 # equal across enums, Branch.子 == Stem.甲 == 0, so each enum has a table of its own), then member.
 _FOUND: dict[str, dict[type, dict[Enum, str]]] = {}
@@ -186,20 +185,14 @@ def term(value: Enum, lang: Lang) -> str:
     (``Position.初伝`` → 初伝 / 初傳 / 初传 / initial).
 
     Terms without an entry of their own (branches, stems) are their CJK character in every language.
-    The ``term.<Enum>.<name>`` words are gathered once per language, for a lookup without formatting.
+    Each member's ``term.<Enum>.<name>`` word is looked up once per language and kept.
     """
     try:
         return _FOUND[lang][type(value)][value]
     except KeyError:
         pass
-    table = _TERMS.get(lang)
-    if table is None:
-        table = _TERMS[lang] = {
-            (parts[1], parts[2]): word
-            for key, word in words()[lang].items()
-            if len(parts := key.split(".")) == 3 and parts[0] == "term"
-        }
-    word = table.get((type(value).__name__, value.name), value.name)
+    name = value.name
+    word = words()[lang].get(f"term.{type(value).__name__}.{name}", name)
     _FOUND.setdefault(lang, {}).setdefault(type(value), {})[value] = word
     return word
 
