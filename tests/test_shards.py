@@ -13,7 +13,7 @@ from bot.core.config import parse_shard_ids, shard_settings
 from bot.core.identify import WINDOW
 from bot.store import Shards, open_store
 from testkit.discord_standin import ChannelSpec, DiscordStandIn, GuildSpec
-from testkit.processes import due_now, finish, run_bot, until
+from testkit.processes import due_now, finish, read_until, run_bot, until
 from tests.conftest import StartBot
 
 COUNT = 4
@@ -62,6 +62,10 @@ async def test_two_processes_post_each_channel_once_through_a_kill(
         first.send_signal(signal.SIGKILL)  # shard 0's send is in flight
         await finish(first)
         restarted = await run_bot({**common, "LIUREN_SHARD_IDS": "0-1"})
+        # Up to its login, which comes after its SIGTERM handler: on a slow machine the posts could
+        # all be recorded (A's slow answer in before the kill) while it was still importing, and the
+        # SIGTERM below then ended it before it could stop cleanly (exit -15, nothing on stderr).
+        await read_until(restarted, "logging in", [])
 
         async def recorded() -> bool:
             store = await open_store(postgres_url)
