@@ -34,7 +34,6 @@ verbatim text with the emendations and [sic] marks applied (the same string when
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -44,6 +43,7 @@ from typing import Any, Literal
 
 from engine.symbols import BRANCHES, Branch
 from engine.terms import GENERAL_ALIASES, GENERALS, General
+from texts import toml_cache
 from texts.normalize import normalize
 
 DATA = Path(__file__).with_name("corpus.toml")
@@ -542,9 +542,8 @@ def load(path: Path | str = DATA) -> Corpus:
     """Read and validate a corpus file; CorpusError (with the file name) if it is malformed."""
     path = Path(path)
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
+        data = toml_cache.load(path)
+    except ValueError as e:  # not TOML (tomllib.TOMLDecodeError) or not UTF-8
         raise CorpusError(f"{path}: not valid TOML: {e}") from e
     try:
         return parse(data)

@@ -18,7 +18,6 @@ the word.
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from . import toml_cache
 from .normalize import fold_char
 
 DATA = Path(__file__).with_name("matters.toml")
@@ -282,8 +282,8 @@ def load(path: Path | str = DATA) -> Keywords:
     """Read and check a keyword file; :class:`MattersError` naming the file if it is malformed."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        data = toml_cache.load(path)
+    except (OSError, ValueError) as error:  # unreadable, not UTF-8, not TOML
         raise _problem(path, str(error)) from None
     return parse(data, path)
 

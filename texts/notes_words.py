@@ -14,7 +14,6 @@ the corpus lacks or a language it does not speak; each translation carries its E
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
@@ -22,6 +21,7 @@ from pathlib import Path
 
 from engine.symbols import BRANCHES
 from engine.terms import GENERALS
+from texts import toml_cache
 from texts.corpus import Corpus, Unit, corpus
 from texts.words import LANGS, Lang, term, text
 
@@ -44,8 +44,8 @@ def note_key(unit: Unit, index: int) -> str:
 def load(path: Path = NOTES, c: Corpus | None = None) -> dict[str, dict[Lang, str]]:
     """Every note's translations by key, checked against the corpus ``c`` (the shipped one by default)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        data = toml_cache.load(path)
+    except (OSError, ValueError) as error:  # unreadable, not UTF-8, not TOML
         raise NotesWordsError(f"{path}: {error}") from None
     english = {note_key(u, i): n.says for u in (c or corpus()).units for i, n in enumerate(u.notes)}
     missing, extra = sorted(english.keys() - data.keys()), sorted(data.keys() - english.keys())

@@ -35,7 +35,6 @@ a translation (``needs_translation``) has one (``missing``, ``require_complete``
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -43,6 +42,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from texts import toml_cache
 from texts.corpus import Corpus, Unit, corpus
 
 ROOT = Path(__file__).with_name("translations")
@@ -183,9 +183,8 @@ def load_language(language: str, root: Path = ROOT, source: Corpus | None = None
     for path in files:
         where = str(path)
         try:
-            with path.open("rb") as f:
-                data = tomllib.load(f)
-        except tomllib.TOMLDecodeError as e:
+            data = toml_cache.load(path)
+        except ValueError as e:  # not TOML (tomllib.TOMLDecodeError) or not UTF-8
             raise TranslationError(f"{where}: not valid TOML: {e}") from e
         for unit_id, t in parse_file(data, language=language, known=known, where=where).items():
             if unit_id in merged:

@@ -14,11 +14,12 @@ the load with :class:`WordsError` naming the file and key, the way the corpus is
 from __future__ import annotations
 
 import string
-import tomllib
 from collections.abc import Iterator, Mapping
 from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, get_args
+
+from . import toml_cache
 
 Lang = Literal["ja", "en", "zh-TW", "zh-CN"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
@@ -83,8 +84,8 @@ def read_file(path: Path) -> dict[str, str]:
     """One locale file's words by dotted key (``[lookup] usage = …`` → ``lookup.usage``), as ``load``
     reads each file; ``WordsError`` for a file that is not TOML, a key twice or a value not a string."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        data = toml_cache.load(path)
+    except (OSError, ValueError) as error:  # unreadable, not UTF-8, not TOML
         raise WordsError(f"{path}: {error}") from None
     table: dict[str, str] = {}
     _flatten(data, "", table, path)
