@@ -93,8 +93,9 @@ def bot_env(monkeypatch: pytest.MonkeyPatch, standin: DiscordStandIn, db_path: P
 async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIterator[StartBot]:
     """A factory that starts a bot on the stand-in and waits until it is ready; all are closed after."""
     running: list[tuple[Any, asyncio.Task[None]]] = []
+    stuck: set[asyncio.Task[None]] = set()  # bots that never became ready: their test has failed already
 
-    async def start(*, timeout: float = 10.0, **kwargs: Any) -> Any:
+    async def start(*, timeout: float = 20.0, **kwargs: Any) -> Any:
         kwargs.setdefault("guild_ready_timeout", 0.05)
         bot = make_bot(**kwargs)
         task = asyncio.create_task(bot.start(standin.token))
@@ -106,15 +107,37 @@ async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIt
                 task.result()  # re-raises why the bot stopped
                 raise RuntimeError("the bot stopped before it was ready")
             if loop.time() > deadline:
-                raise TimeoutError("the bot did not become ready on the stand-in")
+                stuck.add(task)
+                raise TimeoutError(f"the bot did not become ready on the stand-in in {timeout:g} s\n"
+                                   + not_ready_report(standin, task))
             await asyncio.sleep(0.01)
         return bot
 
     yield start
     for bot, task in reversed(running):
         await bot.close()
+        if task in stuck:  # what it was awaiting fails on the closed session: its test says why already
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            continue
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 5)
+
+
+def not_ready_report(standin: DiscordStandIn, task: asyncio.Task[None]) -> str:
+    """What a bot that did not become ready had done: the stand-in's requests and IDENTIFYs, and
+    where the bot's start is waiting (a CI run once timed out here and could not say why)."""
+    requests = "\n".join(f"  {r.method} {r.path} → {r.status}" for r in standin.requests) or "  none"
+    frames, awaited = [], task.get_coro()
+    while awaited is not None:  # down the chain of awaits (Task.get_stack shows only the outermost)
+        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
+        if frame is not None:
+            frames.append(f"  {frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
+        awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+    where = "\n".join(frames) or "  (not running)"
+    return (f"requests the stand-in answered:\n{requests}\nIDENTIFYs: {len(standin.identifies)}\n"
+            f"the bot's start is waiting at:\n{where}")
 
 
 # -- the daily-post harness (testkit/daily_harness.py) -----------------------------------------
