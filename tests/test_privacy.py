@@ -211,7 +211,8 @@ def _old_insert(rows: list[tuple[Any, ...]]) -> list[tuple[str, tuple[Any, ...]]
     return [(statement, (*r[:8], school, r[8], 1_700_000_000 + n)) for n, r in enumerate(rows)]
 
 
-async def test_store_step_8_removes_old_copies_of_a_question_and_keeps_every_own_one(store_location: str) -> None:
+async def test_store_step_8_removes_old_copies_of_a_question_and_keeps_every_own_one(empty_store_location: str) -> None:
+    store_location = empty_store_location
     rows = _old_rows()
     if store_location.startswith("postgresql://"):
         import psycopg

@@ -83,6 +83,8 @@ async def migrate(conn: psycopg.AsyncConnection[Any], steps: tuple[Step, ...] = 
         found = await (await conn.execute("SELECT version FROM liuren_schema")).fetchone()
         if found is None:
             await conn.execute("INSERT INTO liuren_schema (version) VALUES (0)")
+        elif int(found[0]) == len(steps):  # up to date: no step's transaction to open (every start but the first)
+            return len(steps)
     for number, step in enumerate(steps, start=1):
         async with conn.transaction():
             await _unlimited(conn)

@@ -135,6 +135,8 @@ def migrate(conn: sqlite3.Connection, steps: tuple[Step, ...] = MIGRATIONS, *, n
     The version is re-read inside a write transaction, so two processes starting together
     never apply a step twice.
     """
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) == len(steps):
+        return len(steps)  # up to date (every start but the first): no write lock taken eight times
     for number, step in enumerate(steps, start=1):
         conn.execute("BEGIN IMMEDIATE")
         try:
