@@ -49,12 +49,12 @@ if _WHY is not None:
         pytest.fail(f"CI is set and the browser tests cannot run: {_WHY}", pytrace=False)
     pytest.skip(f"no browser for the site's tests: {_WHY}", allow_module_level=True)
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-
 Driver = Any  # selenium's WebDriver (untyped enough that Any is honest)
+# selenium's locators and waits, imported with the browser (the ``browser`` fixture, which every test
+# here takes): importing selenium.webdriver costs 0.2 s, and every worker collects this module,
+# also for `-m "not slow"`, which runs none of it (issue 23).
+By: Any = None
+WebDriverWait: Any = None
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +66,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Driver]:
+    global By, WebDriverWait
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which(CHROMIUM) or CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

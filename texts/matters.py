@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -341,4 +341,11 @@ def choose(question: str | None, matter: str | Matter | None = None) -> tuple[Fo
     if matter is not None:
         chosen = matter if isinstance(matter, Matter) else Matter.parse(matter)
         return () if chosen is None else (Found(chosen, ()),)
-    return recognise(question) if question else ()
+    return _recognised(question) if question else ()
+
+
+@lru_cache(maxsize=256)
+def _recognised(question: str) -> tuple[Found, ...]:
+    """:func:`recognise` with the shipped keywords, kept per question: the same question read
+    against many charts (a sweep, the hours around a cast, a study group's daily one) is recognised once."""
+    return recognise(question)
