@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote
@@ -24,7 +25,7 @@ import psycopg
 __all__ = ["MigratedSchemas", "fresh_schema", "schema_url"]
 
 # How long the reset waits for a lock a test left behind before the schema is dropped instead.
-RESET_LOCK_TIMEOUT = "2s"
+RESET_LOCK_TIMEOUT = "500ms"
 
 # The schema's shape: its relations (tables, indexes, sequences) and their columns, and its
 # constraints, by name and type (pg_indexes' definitions cost the server three times as much).
@@ -74,7 +75,9 @@ class MigratedSchemas:
         schema = f"m_{uuid.uuid4().hex[:16]}"
         self.admin.execute(f"CREATE SCHEMA {schema}")
         self._made.append(schema)
-        asyncio.run(self._migrate(schema_url(self.server, schema)))
+        # On a thread of its own: take() may be called from a test's running event loop.
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, self._migrate(schema_url(self.server, schema))).result()
         if self._shape is None:
             self._shape = self.shape(schema)
         return schema
@@ -87,9 +90,9 @@ class MigratedSchemas:
         self._free.append(schema)
 
     def close(self) -> None:
-        for schema in self._made:
+        """Drop every schema made (one still locked is left to the test database)."""
+        for schema in list(self._made):
             self._drop(schema)
-        self._made.clear()
         self._free.clear()
 
     def shape(self, schema: str) -> str:
@@ -97,8 +100,10 @@ class MigratedSchemas:
         rows = self.admin.execute(_SHAPE, {"ns": schema}).fetchall()
         text = "\n".join(str(r[0]) for r in rows).replace(schema, "<schema>")
         try:
-            version = self.admin.execute(f"SELECT version FROM {schema}.liuren_schema").fetchall()
-        except psycopg.Error:
+            with self.admin.transaction():
+                self.admin.execute(f"SET LOCAL lock_timeout = '{RESET_LOCK_TIMEOUT}'")
+                version = self.admin.execute(f"SELECT version FROM {schema}.liuren_schema").fetchall()
+        except psycopg.Error:  # gone, or locked by what the test left: not the shape to reuse
             version = []
         return hashlib.sha256(f"{text}\n{version}".encode()).hexdigest()
 
@@ -124,12 +129,16 @@ class MigratedSchemas:
         return True
 
     def _drop(self, schema: str) -> None:
+        """Drop ``schema``; if a test left it locked, it stays listed for ``close`` to try again
+        (a drop that waited for the lock would hang the session instead of ending it)."""
         if schema in self._free:
             self._free.remove(schema)
         try:
-            self.admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            with self.admin.transaction():
+                self.admin.execute(f"SET LOCAL lock_timeout = '{RESET_LOCK_TIMEOUT}'")
+                self.admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         except psycopg.Error:
-            return  # still locked: left to the server's next cleanup rather than failing a test
+            return
         if schema in self._made:
             self._made.remove(schema)
 
