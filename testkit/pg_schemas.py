@@ -100,8 +100,7 @@ class MigratedSchemas:
         rows = self.admin.execute(_SHAPE, {"ns": schema}).fetchall()
         text = "\n".join(str(r[0]) for r in rows).replace(schema, "<schema>")
         try:
-            with self.admin.transaction():
-                self.admin.execute(f"SET LOCAL lock_timeout = '{RESET_LOCK_TIMEOUT}'")
+            with self._bounded():
                 version = self.admin.execute(f"SELECT version FROM {schema}.liuren_schema").fetchall()
         except psycopg.Error:  # gone, or locked by what the test left: not the shape to reuse
             version = []
@@ -117,8 +116,7 @@ class MigratedSchemas:
             "SELECT sequencename FROM pg_sequences WHERE schemaname = %s", (schema,)
         ).fetchall()]
         try:
-            with self.admin.transaction():
-                self.admin.execute(f"SET LOCAL lock_timeout = '{RESET_LOCK_TIMEOUT}'")
+            with self._bounded():
                 self.admin.execute("SET LOCAL session_replication_role = replica")  # no foreign-key order
                 for table in tables:
                     self.admin.execute(f"DELETE FROM {schema}.{table}")
@@ -131,16 +129,21 @@ class MigratedSchemas:
     def _drop(self, schema: str) -> None:
         """Drop ``schema``; if a test left it locked, it stays listed for ``close`` to try again
         (a drop that waited for the lock would hang the session instead of ending it)."""
-        if schema in self._free:
-            self._free.remove(schema)
         try:
-            with self.admin.transaction():
-                self.admin.execute(f"SET LOCAL lock_timeout = '{RESET_LOCK_TIMEOUT}'")
+            with self._bounded():
                 self.admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         except psycopg.Error:
             return
         if schema in self._made:
             self._made.remove(schema)
+
+    @contextmanager
+    def _bounded(self) -> Iterator[None]:
+        """A transaction of the admin connection whose waits for a lock end after RESET_LOCK_TIMEOUT
+        (psycopg.Error then): a lock a test left must cost a schema, never hang the session."""
+        with self.admin.transaction():
+            self.admin.execute(f"SET LOCAL lock_timeout = '{RESET_LOCK_TIMEOUT}'")
+            yield
 
     @staticmethod
     async def _migrate(url: str) -> None:

@@ -241,21 +241,23 @@ def migrated_postgres_url(postgres_server: str, migrated_schemas: Any) -> Iterat
     migrated_schemas.give_back(schema)
 
 
+def _location(request: pytest.FixtureRequest, tmp_path: Path, postgres: str) -> str:
+    """A fresh SQLite file, or the URL the ``postgres`` fixture gives, by the backend parameter."""
+    if request.param == "postgres":
+        url: str = request.getfixturevalue(postgres)
+        return url
+    return str(tmp_path / "nested" / "dir" / "liuren.sqlite3")
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Where a store lives, once per backend: a fresh SQLite file, or an empty PostgreSQL schema at
     the current version (migrated once per worker and reused: testkit/pg_schemas.py)."""
-    if request.param == "postgres":
-        url: str = request.getfixturevalue("migrated_postgres_url")
-        return url
-    return str(tmp_path / "nested" / "dir" / "liuren.sqlite3")
+    return _location(request, tmp_path, "migrated_postgres_url")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def empty_store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """As ``store_location``, but a PostgreSQL schema that is new and empty, for a test that
     migrates it itself (from an older version, say)."""
-    if request.param == "postgres":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
-    return str(tmp_path / "nested" / "dir" / "liuren.sqlite3")
+    return _location(request, tmp_path, "postgres_url")
