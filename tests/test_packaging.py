@@ -31,7 +31,7 @@ PROJECT: dict[str, Any] = PYPROJECT["project"]
 EXTRAS: dict[str, list[str]] = PROJECT["optional-dependencies"]
 
 # Import names of the packages the core install must do without, by the extra that brings each.
-OPTIONAL = {"discord": "bot", "aiohttp": "bot", "platformdirs": "bot", "PIL": "picture",
+OPTIONAL = {"discord": "bot", "aiohttp": "bot", "platformdirs": "bot", "PIL": "picture", "isal": "picture",
             "psycopg": "postgres", "psycopg_pool": "postgres", "fontTools": "test"}
 
 # Run in a fresh interpreter: these packages cannot be imported (as if not installed), then the
@@ -115,7 +115,7 @@ def test_dependencies_are_the_cores_and_each_extra_brings_its_part() -> None:
     assert core == {"opencc", "python-dateutil", "tzdata"}
     assert {"discord.py", "platformdirs", "liuren"} <= requirement_names(EXTRAS["bot"])
     assert "liuren[picture]" in EXTRAS["bot"]  # the bot posts the picture with every reply
-    assert requirement_names(EXTRAS["picture"]) == {"pillow"}
+    assert requirement_names(EXTRAS["picture"]) == {"pillow", "isal"}  # isal: the PNG's deflate (issue 21)
     assert requirement_names(EXTRAS["postgres"]) == {"psycopg", "psycopg-pool"}
     # the suite tests everything, so `pip install -e ".[test]"` (the README's command) installs it all
     assert "liuren[bot,postgres]" in EXTRAS["test"]

@@ -75,6 +75,26 @@ def test_png_decodes_at_twice_the_layout_size(name: str, theme: picture.Theme) -
         assert plan.height > 4 * CELL + 400
 
 
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_png_holds_exactly_the_painted_pixels(theme: picture.Theme) -> None:
+    """Issue 21: the PNG is written by texts.picture.encode (ISA-L's deflate, rows unfiltered), not by
+    Pillow's encoder: what a decoder reads back is the painted picture, index for index and colour
+    for colour, its chunks' checksums verified; a picture not of a palette goes through Pillow."""
+    chart = golden_charts()["chongshen"]
+    painted = picture.paint(_layout(chart), theme)
+    png = picture.encode(painted)
+    back = Image.open(BytesIO(png))
+    back.verify()  # every chunk's CRC
+    back = Image.open(BytesIO(png))
+    assert (back.mode, back.size, back.info) == ("P", painted.size, {})
+    # Compared as booleans: pytest's explanation of two unequal 2 MB byte strings takes minutes.
+    same_palette, same_pixels = back.getpalette() == painted.getpalette(), back.tobytes() == painted.tobytes()
+    assert same_palette and same_pixels, f"palette kept: {same_palette}, pixels kept: {same_pixels}"
+    rgb = painted.convert("RGB")
+    same_rgb = Image.open(BytesIO(picture.encode(rgb))).convert("RGB").tobytes() == rgb.tobytes()
+    assert same_rgb, "an RGB picture's PNG does not decode to its pixels"
+
+
 def test_every_character_the_picture_may_draw_is_in_the_font() -> None:
     wanted = drawable_characters()
     assert set("子丑寅卯辰巳午未申酉戌亥甲乙丙丁戊己庚辛壬癸") <= wanted
