@@ -24,9 +24,12 @@ slows both alike. Workloads (64 in flight by default):
 
 Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
 p95 over all rounds), and the bot's CPU per interaction (user + system time of its process, from
-/proc, over the round). Then memory: ``--memory N`` distinct casts with pictures (each a new chart
-moment and picture; from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the
-resident set (VmRSS) of each bot at start, before them and after them. Ratios are ours/peer.
+/proc, over the round; the median of the rounds). The machine's speed drifts between rounds
+(here by a quarter for the same work), so each workload also prints its ratios round by round, ours
+against the peer that ran beside it in that round, as median (min–max). Then memory: ``--memory N``
+distinct casts with pictures (each a new chart moment and picture; from 8,640 on, the chart cache
+full: bench/bot_memory.py says how) and the resident set (VmRSS) of each bot at start, before them
+and after them. Ratios are ours/peer.
 ``--where`` runs ours under tracemalloc and prints what the memory casts left allocated, by file and
 line (slower; that run's RSS is not the figure). Nothing is asserted: the figures are printed with the
 load average, since the machine may be running other work; the exit status is 0 when all ran.
@@ -242,6 +245,7 @@ class Bot:
     process: subprocess.Popen[bytes]
     log: TextIO
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    round_medians: dict[str, list[float]] = field(default_factory=dict)  # each round's latency median
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)
     deferred: dict[str, int] = field(default_factory=dict)  # answered by a deferral, then an edit
     expired: dict[str, int] = field(default_factory=dict)  # deferred and never answered
@@ -288,7 +292,9 @@ def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int,
     before = bot.cpu_s()
     ran = host.ask(op="run", who=bot.label, workload=workload, start=start_at, count=count, concurrency=concurrency)
     bot.cpu_ms.setdefault(workload, []).append((bot.cpu_s() - before) / count * 1000)
-    bot.latencies.setdefault(workload, []).extend(x for x in ran["latencies"] if x == x)  # not the expired (NaN)
+    answered = [x for x in ran["latencies"] if x == x]  # not the expired (NaN)
+    bot.latencies.setdefault(workload, []).extend(answered)
+    bot.round_medians.setdefault(workload, []).append(statistics.median(answered) if answered else float("nan"))
     bot.deferred[workload] = bot.deferred.get(workload, 0) + ran["deferred"]
     bot.expired[workload] = bot.expired.get(workload, 0) + ran["expired"]
 
@@ -296,6 +302,15 @@ def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int,
 def row(label: str, mine: float, theirs: float, unit: str) -> str:
     ratio = f"{mine / theirs:8.2f}×" if theirs else "       —"  # a few interactions can take < 1 clock tick
     return f"  {label:<34} {mine:9.2f} {unit:<3} {theirs:9.2f} {unit:<3} {ratio}"
+
+
+def paired(mine: list[float], theirs: list[float]) -> str:
+    """Each round's ours/peer (the two ran back to back in it), as median (min–max): a drift of the
+    machine between rounds, which moves both alike, moves this less than the pooled figures."""
+    ratios = sorted(m / t for m, t in zip(mine, theirs, strict=True) if t and m == m and t == t)
+    if not ratios:
+        return "—"
+    return f"{statistics.median(ratios):.2f}× ({ratios[0]:.2f}–{ratios[-1]:.2f})"
 
 
 def p95(values: list[float]) -> float:
@@ -366,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
             print(row("latency p95", p95(mine), p95(theirs), "ms"))
             print(row("bot CPU per interaction", statistics.median(ours.cpu_ms[workload]),
                       statistics.median(peer.cpu_ms[workload]), "ms"))
+            by_round = paired(ours.round_medians[workload], peer.round_medians[workload])
+            print(f"  {'ours/peer round by round':<34} latency median {by_round}, "
+                  f"CPU {paired(ours.cpu_ms[workload], peer.cpu_ms[workload])}")
             print(f"  {'deferred, then edited':<34} {ours.deferred[workload]:9d}     {peer.deferred[workload]:9d}")
             print(f"  {'deferred, never answered':<34} {ours.expired[workload]:9d}     {peer.expired[workload]:9d}")
         if args.memory:
