@@ -162,8 +162,10 @@ def test_the_sdist_is_the_whole_tree() -> None:
     manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
     named = set(re.findall(r"^(?:graft|include) (.+)$", manifest, re.M))
     included = {part.split("/")[0] for line in named for part in line.split()}
-    made = {".git", ".venv", "venv", "build", "dist", "data", ".gitignore"}
-    present = {p.name for p in ROOT.iterdir() if not p.name.endswith((".egg-info", "_cache")) and p.name not in made}
+    made = {".git", "build", "dist", "data", ".gitignore"}
+    # A virtual environment in the checkout is the reader's, whatever its name (.venv, env, venv311…).
+    present = {p.name for p in ROOT.iterdir() if not p.name.endswith((".egg-info", "_cache")) and p.name not in made
+               and not (p / "pyvenv.cfg").is_file()}
     auto = {"README.md", "LICENSE", "pyproject.toml", "MANIFEST.in", "PKG-INFO", "setup.cfg"}  # setuptools' own
     assert present - auto <= included, sorted(present - auto - included)
     for needed in ("tests", "testkit", "docs", "bench", "tools", "engine", "texts", "bot"):
