@@ -14,6 +14,7 @@ from bot.store import Store, StoreUnavailable, open_store
 from bot.store import store as store_module
 from bot.store.batch import Batched
 from bot.store.driver import Params, Rows
+from bot.store.sql import case_params
 from bot.store.values import GuildOptions, NewCase, Profile, school_json
 from engine.school import School
 
@@ -36,14 +37,19 @@ async def store(store_location: str) -> AsyncIterator[Store]:
     await opened.close()
 
 
+CASE_WIDTH = len(case_params("AAAAAA", draft()))  # the values each case's row takes
+
+
 def count_batches(store: Store, *, atomic: bool = True) -> list[int]:
-    """The sizes of the batches the store sends (writes: ``atomic``; reads: not), as they are sent."""
+    """The sizes of the batches the store sends, as they are sent: the reads (not ``atomic``) one
+    step each, the cases written (``atomic``) by their rows (issue 21: the rows of a batch are one
+    statement's)."""
     sizes: list[int] = []
     write = store.driver.fetch_batch
 
     async def counted(steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
         if atomic is wanted:
-            sizes.append(len(steps))
+            sizes.append(sum(len(params) for _, params in steps) // CASE_WIDTH if atomic else len(steps))
         return await write(steps, atomic=atomic)
 
     wanted = atomic
@@ -89,6 +95,21 @@ async def test_ids_clashing_inside_one_transaction_are_drawn_again(store: Store,
     one, two = await asyncio.gather(store.add_case(draft(author=1)), store.add_case(draft(author=2)))
     assert (one.id, two.id) == ("AAAAAA", "BBBBBB")
     assert (await store.case("BBBBBB")) == two
+
+
+async def test_an_id_already_stored_is_drawn_again_and_the_batch_keeps_the_others(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: a batch's cases are one statement; the row whose id is taken is skipped, its caller
+    alone draws again, and every case returned is the case stored."""
+    ids = iter(["AAAAAA", "CCCCCC", "AAAAAA", "DDDDDD", "BBBBBB"])
+    monkeypatch.setattr(store_module, "new_case_id", lambda: next(ids))
+    first = await store.add_case(draft(author=1))
+    sizes = count_batches(store)
+    two, three, four = await asyncio.gather(*(store.add_case(draft(author=a, at=T + a)) for a in (2, 3, 4)))
+    assert (two.id, three.id, four.id) == ("CCCCCC", "BBBBBB", "DDDDDD") and sizes == [3, 1]
+    for case in (first, two, three, four):
+        assert await store.case(case.id) == case
+    assert three.seq > four.seq > two.seq > first.seq
 
 
 async def test_writes_made_before_close_are_stored(store_location: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from .values import (
@@ -207,11 +208,20 @@ CASE_COLUMNS = (
     "seq, id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, "
     "question, birth_year, sex, created_at, matter"  # matter: issue 18 (step 7)
 )
-INSERT_CASE = (
-    "INSERT INTO cases (id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, "
-    f"school, question, birth_year, sex, created_at, matter) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    f"ON CONFLICT (id) DO NOTHING RETURNING {CASE_COLUMNS}"
+_CASE_WRITTEN = ("id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, question, "
+                 "birth_year, sex, created_at, matter")  # case_params' order
+_CASE_ROW = "(" + ", ".join("?" * len(_CASE_WRITTEN.split(","))) + ")"
+INSERT_CASE = (  # one case; its statement as a step of the store's batched writes
+    f"INSERT INTO cases ({_CASE_WRITTEN}) VALUES {_CASE_ROW} ON CONFLICT (id) DO NOTHING RETURNING id, seq"
 )
+
+
+@lru_cache(maxsize=64)
+def insert_cases(count: int) -> str:
+    """``INSERT_CASE`` for ``count`` cases in one statement (issue 21: a batch of casts is one
+    statement, not one each): each row's ``case_params`` in turn. An id already taken is skipped;
+    the id and seq of every row inserted are returned, in no set order."""
+    return INSERT_CASE.replace(_CASE_ROW, ", ".join([_CASE_ROW] * count), 1)
 CASE = f"SELECT {CASE_COLUMNS} FROM cases WHERE id = ?"
 BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
 IN_GUILD = (
@@ -273,6 +283,16 @@ def case_of(r: Sequence[Any]) -> Case:
         private=bool(r[5]), instant=_opt_str(r[6]), zone=_opt_str(r[7]), day=_opt_str(r[8]),
         yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=str(r[11]), question=_opt_str(r[12]),
         birth_year=_opt_int(r[13]), sex=_opt_str(r[14]), created_at=int(r[15]), matter=_opt_str(r[16]),
+    )
+
+
+def case_stored(case_id: str, seq: int, new: NewCase) -> Case:
+    """The case ``new`` as stored under ``case_id`` and ``seq`` (what ``case_of`` reads back)."""
+    return Case(
+        seq=seq, id=case_id, guild_id=new.guild_id, channel_id=new.channel_id, author_id=new.author_id,
+        private=new.private, instant=new.instant, zone=new.zone, day=new.day, yuejiang=new.yuejiang, hour=new.hour,
+        school=new.school, question=new.question, birth_year=new.birth_year, sex=new.sex, created_at=new.created_at,
+        matter=new.matter,
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
+from itertools import chain
 
 from . import sql as q
 from .batch import Batched
@@ -61,7 +62,7 @@ class Store:
         self._profiles: Remembered[int, Profile | None] = Remembered(REMEMBERED)
         # issue 21: the cases of casts made together are written in one transaction, and the options
         # and profiles not remembered are read together, in one trip to the database (bot.store.batch)
-        self._cases = Batched(lambda steps: self.driver.fetch_batch(steps))
+        self._cases = Batched(self._insert_together)
         self._reads = Batched(self._read_together)
 
     @property
@@ -76,6 +77,16 @@ class Store:
             await self._reads.close()
         finally:
             await self.driver.close()
+
+    async def _insert_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+        """The cases written together (each step an ``INSERT_CASE``) as one statement; each step's
+        rows are its case's (id, seq), or none when its id was taken (before, or by an earlier step)."""
+        if len(steps) == 1:
+            return await self.driver.fetch_batch(steps)
+        params = [step[1] for step in steps]
+        statement = q.insert_cases(len(params)), tuple(chain.from_iterable(params))
+        stored = {str(row[0]): row for row in (await self.driver.fetch_batch([statement]))[0]}
+        return [[row] if (row := stored.pop(str(p[0]), None)) is not None else [] for p in params]
 
     async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
         if len(steps) == 1:  # a lone read, as any other
@@ -283,11 +294,12 @@ class Store:
         maybe in one transaction with other casts made at the same time)."""
         storable(new.question)
         for _ in range(ID_TRIES):
-            rows = await self._cases.fetch(q.INSERT_CASE, q.case_params(new_case_id(), new))
+            case_id = new_case_id()
+            rows = await self._cases.fetch(q.INSERT_CASE, q.case_params(case_id, new))
             if rows:
                 # An emptied or vanished SQLite file is then refused, not silently replaced.
                 await self.driver.note_used()
-                return q.case_of(rows[0])
+                return q.case_stored(case_id, int(rows[0][1]), new)
         raise RuntimeError("no free case id after several tries")
 
     async def case(self, case_id: str) -> Case | None:
