@@ -253,3 +253,27 @@ def test_no_trace_leaves_the_trace_out_of_the_reading_too(lang: str, capsys: pyt
     assert steps and all(step in full for step in steps)
     assert not any(step in short for step in steps), short
     assert set(short.splitlines()) < set(full.splitlines())  # only the trace's lines went
+
+
+def test_a_cast_starts_without_the_modules_it_does_not_use() -> None:
+    """Issue 21 (the CLI's start-up): a classical cast imports neither shutil (with its bz2, lzma and
+    zlib; argparse's formatter would, for the terminal's width) nor importlib.metadata (--version)."""
+    code = ("import sys\nfrom texts.cli import main\n"
+            "main(['cast', '--day', '甲子', '--yuejiang', '亥', '--hour', '午'])\n"
+            "print(sorted(m for m in ('shutil', 'bz2', 'lzma', 'importlib.metadata') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("columns", [60, 200])
+def test_help_is_as_wide_as_the_terminal_says(columns: int, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The usage wraps at the terminal's width (COLUMNS, as shutil reads it), less argparse's margin of 2."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with pytest.raises(SystemExit):
+        main(["cast", "--help"])
+    out = capsys.readouterr().out
+    usage = out[: out.index("\n\n")].splitlines()
+    widest = max(len(line) for line in usage)
+    assert columns - 16 < widest <= columns - 2, usage
