@@ -216,7 +216,7 @@ INSERT_CASE = (  # one case; its statement as a step of the store's batched writ
 )
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)  # the store asks for six sizes (bot.store.store._pieces)
 def insert_cases(count: int) -> str:
     """``INSERT_CASE`` for ``count`` cases in one statement (issue 21: a batch of casts is one
     statement, not one each): each row's ``case_params`` in turn. An id already taken is skipped;

@@ -12,7 +12,7 @@ case, or of every row of a user).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime
 from itertools import chain
 
@@ -52,6 +52,22 @@ def storable(value: str | None) -> None:
         raise ValueError("text with a NUL character (U+0000) is not stored")
 
 
+CASES_PER_STATEMENT = 32
+
+
+def _pieces(count: int) -> Iterator[int]:
+    """``count`` cases as the fewest statements of 32, 16, 8, 4, 2 or 1 cases: the database (and
+    its cache of prepared statements) sees six shapes of statement, not one per batch size.
+
+    >>> list(_pieces(45)), list(_pieces(64)), list(_pieces(3))
+    ([32, 8, 4, 1], [32, 32], [2, 1])
+    """
+    while count:
+        size = min(CASES_PER_STATEMENT, 1 << (count.bit_length() - 1))
+        yield size
+        count -= size
+
+
 class Store:
     """What the bot keeps. Every method is safe to call from the event loop."""
 
@@ -84,8 +100,11 @@ class Store:
         if len(steps) == 1:
             return await self.driver.fetch_batch(steps)
         params = [step[1] for step in steps]
-        statement = q.insert_cases(len(params)), tuple(chain.from_iterable(params))
-        stored = {str(row[0]): row for row in (await self.driver.fetch_batch([statement]))[0]}
+        statements, at = [], 0
+        for size in _pieces(len(params)):
+            statements.append((q.insert_cases(size), tuple(chain.from_iterable(params[at:at + size]))))
+            at += size
+        stored = {str(row[0]): row for rows in await self.driver.fetch_batch(statements) for row in rows}
         return [[row] if (row := stored.pop(str(p[0]), None)) is not None else [] for p in params]
 
     async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
