@@ -54,9 +54,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # Issue 23: the sweeps over every chart allocate millions of short-lived objects beside caches of
-# thousands of long-lived ones (charts, readings), and at the interpreter's default thresholds
-# (700, 10, 10) the collector's passes over those caches were an eighth of a sweep's time. What
-# collection and the imports made is frozen out of the collector's reach, and it runs less often:
+# thousands of long-lived ones (charts, readings); at the interpreter's default thresholds (700, 10,
+# 10) py-spy put a fifth of test_matters' sweep in the collector's passes over those caches, and
+# these thresholds took 3-5 % off the sweep files as measured. What collection and the imports made
+# is frozen out of the collector's reach, and it runs less often:
 # the garbage is the same, collected in fewer passes (a test that needs it gone calls gc.collect()).
 GC_THRESHOLDS = (10_000, 50, 50)
 

@@ -99,8 +99,8 @@ async def test_ids_clashing_inside_one_transaction_are_drawn_again(store: Store,
 
 async def test_an_id_already_stored_is_drawn_again_and_the_batch_keeps_the_others(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 21: a batch's cases are one statement; the row whose id is taken is skipped, its caller
-    alone draws again, and every case returned is the case stored."""
+    """Issue 21: a batch's cases are written many rows to a statement; the row whose id is taken
+    is skipped, its caller alone draws again, and every case returned is the case stored."""
     ids = iter(["AAAAAA", "CCCCCC", "AAAAAA", "DDDDDD", "BBBBBB"])
     monkeypatch.setattr(store_module, "new_case_id", lambda: next(ids))
     first = await store.add_case(draft(author=1))

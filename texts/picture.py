@@ -226,7 +226,7 @@ def encode(image: Image.Image) -> bytes:
     """
     if image.mode != "P" or "transparency" in image.info:
         out = BytesIO()
-        image.save(out, format="PNG", compress_level=1, optimize=False)
+        image.save(out, format="PNG", compress_level=1, compress_type=zlib.Z_RLE, optimize=False)
         return out.getvalue()
     width, height = image.size
     framed = Image.new("P", (width + 1, height), _NO_FILTER)

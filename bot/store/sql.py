@@ -218,8 +218,8 @@ INSERT_CASE = (  # one case; its statement as a step of the store's batched writ
 
 @lru_cache(maxsize=8)  # the store asks for six sizes (bot.store.store._pieces)
 def insert_cases(count: int) -> str:
-    """``INSERT_CASE`` for ``count`` cases in one statement (issue 21: a batch of casts is one
-    statement, not one each): each row's ``case_params`` in turn. An id already taken is skipped;
+    """``INSERT_CASE`` for ``count`` cases in one statement (issue 21: a batch of casts is a few
+    statements, not one each): each row's ``case_params`` in turn. An id already taken is skipped;
     the id and seq of every row inserted are returned, in no set order."""
     return INSERT_CASE.replace(_CASE_ROW, ", ".join([_CASE_ROW] * count), 1)
 CASE = f"SELECT {CASE_COLUMNS} FROM cases WHERE id = ?"
@@ -287,13 +287,8 @@ def case_of(r: Sequence[Any]) -> Case:
 
 
 def case_stored(case_id: str, seq: int, new: NewCase) -> Case:
-    """The case ``new`` as stored under ``case_id`` and ``seq`` (what ``case_of`` reads back)."""
-    return Case(
-        seq=seq, id=case_id, guild_id=new.guild_id, channel_id=new.channel_id, author_id=new.author_id,
-        private=new.private, instant=new.instant, zone=new.zone, day=new.day, yuejiang=new.yuejiang, hour=new.hour,
-        school=new.school, question=new.question, birth_year=new.birth_year, sex=new.sex, created_at=new.created_at,
-        matter=new.matter,
-    )
+    """The case ``new`` as stored under ``case_id`` and ``seq``: its row, as ``case_of`` reads it back."""
+    return case_of((seq, *case_params(case_id, new)))
 
 
 def case_params(case_id: str, new: NewCase) -> tuple[Any, ...]:

@@ -95,10 +95,9 @@ class Store:
             await self.driver.close()
 
     async def _insert_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
-        """The cases written together (each step an ``INSERT_CASE``) as one statement; each step's
-        rows are its case's (id, seq), or none when its id was taken (before, or by an earlier step)."""
-        if len(steps) == 1:
-            return await self.driver.fetch_batch(steps)
+        """The cases written together (each step an ``INSERT_CASE``) in a few statements of many rows
+        (``_pieces``), one transaction; each step's rows are its case's (id, seq), or none when its id
+        was taken (before, or by an earlier step)."""
         params = [step[1] for step in steps]
         statements, at = [], 0
         for size in _pieces(len(params)):
