@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import os
+import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
@@ -22,7 +24,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.core.host import make_bot
+from bot.core.host import EXTENSIONS, make_bot
 from testkit.daily_harness import Clock, Harness, utc
 from testkit.discord_standin import DiscordStandIn, GuildSpec
 
@@ -68,9 +70,24 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+# Issue 23: discord.py's Bot.close unloads each extension and drops its package's modules from
+# sys.modules, so that the next load_extension imports them afresh (reload_extension's semantics).
+# A process runs one bot in production; a test worker starts hundreds, and importing the five
+# features again at every start was a fifth of the e2e files' CPU (py-spy). So the harness puts the
+# features' modules back (only those missing: a module a test replaced stays replaced) before each
+# test; a bot restarted within a test still imports them afresh, as a new process would.
+for _name in EXTENSIONS:
+    importlib.import_module(_name)
+FEATURE_MODULES = {name: module for name, module in sys.modules.items()
+                   if any(name == e or name.startswith(e + ".") for e in EXTENSIONS)}
+
+
 @pytest.fixture(autouse=True)
 def discord_endpoints() -> Iterator[None]:
-    """discord.py's endpoints (class attributes the bot points at a stand-in) restored after each test."""
+    """discord.py's endpoints (class attributes the bot points at a stand-in) restored after each
+    test, and the features' modules a closed bot dropped (``FEATURE_MODULES``) put back before it."""
+    for name, module in FEATURE_MODULES.items():
+        sys.modules.setdefault(name, module)
     base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     yield
     discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base, gateway

@@ -216,7 +216,7 @@ class _Builder:
 BUDGET = 2**20
 _SHARED = (Unit, Chart, Step, School)
 _CACHE: LRU[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = LRU(BUDGET)  # weighed as put
-_WEIGH = Sampled(_SHARED)  # issue 23: a quarter measured (texts.lru.Sampled), the rest the moving mean
+_WEIGH = Sampled(_SHARED)  # issue 23: an eighth measured (texts.lru.Sampled), the rest the moving mean
 
 
 def read(

@@ -74,7 +74,8 @@ async def sync_if_changed(
     guild = discord.Object(id=guild_id) if guild_id else None
     if guild is not None:
         bot.tree.copy_global_to(guild=guild)
-    digest = payload_hash(await command_payload(bot.tree, guild))
+    payload = await command_payload(bot.tree, guild)
+    digest = payload_hash(payload)
     scope = f"{bot.application_id}:{guild_id or 'global'}"
     state: dict[str, str] = {}
     if state_path is not None and state_path.exists():
@@ -97,11 +98,32 @@ async def sync_if_changed(
     if not force and state.get(scope) == digest:
         log.info("application commands unchanged (%s); not syncing", scope)
         return False
-    synced = await bot.tree.sync(guild=guild)
-    log.info("synced %d application commands (%s)", len(synced), scope)
+    synced = await _upload(bot, guild, payload)
+    log.info("synced %d application commands (%s)", synced, scope)
     state[scope] = digest
     _save_sync_state(state_path, state)
     return True
+
+
+async def _upload(
+    bot: commands.Bot | commands.AutoShardedBot, guild: discord.abc.Snowflake | None, payload: list[Any]
+) -> int:
+    """What ``bot.tree.sync(guild=guild)`` sends and raises, for the payload already built (issue 23:
+    building it, every command translated into each locale, was most of a start's sync, and
+    ``tree.sync`` would build it again); returns how many commands Discord now has."""
+    application = bot.application_id
+    if application is None:
+        raise app_commands.MissingApplicationID
+    try:
+        if guild is None:
+            data = await bot.http.bulk_upsert_global_commands(application, payload=payload)
+        else:
+            data = await bot.http.bulk_upsert_guild_commands(application, guild.id, payload=payload)
+    except discord.HTTPException as error:
+        if error.status == 400 and error.code == 50035:  # as tree.sync: the payload itself was refused
+            raise app_commands.CommandSyncFailure(error, bot.tree.get_commands(guild=guild)) from None
+        raise
+    return len(data)
 
 
 def _save_sync_state(state_path: Path | None, state: Mapping[str, str]) -> None:
