@@ -4,6 +4,7 @@ bot/, a core that knows no feature, one store, and features that lean on both (d
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -28,10 +29,16 @@ MAX_LINES = 400
 OPTIONAL_IMPORTS = {("bot/store/__init__.py", "open_store")}
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once for all the checks (issue 23: each parsed every file again)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def project_imports(path: Path) -> set[str]:
     """Top-level project packages a module imports (relative imports stay in its own package)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -57,7 +64,7 @@ def imported_modules(path: Path) -> set[str]:
     here = module_name(path)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == "bot"}
         elif isinstance(node, ast.ImportFrom):
@@ -94,7 +101,7 @@ def test_engine_does_no_io() -> None:
     for module in sorted((ROOT / "engine").glob("*.py")):
         if module.name in ("cli.py", "bench.py", "__main__.py"):
             continue  # the command line and the benchmark are the I/O edges
-        tree = ast.parse(module.read_text(encoding="utf-8"))
+        tree = parsed(module)
         names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         names |= {n.module.split(".")[0] for n in ast.walk(tree)
                   if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
@@ -115,7 +122,7 @@ def test_the_texts_core_does_no_io() -> None:
     for module in sorted((ROOT / "texts").glob("*.py")):
         if module.name in TEXTS_EDGES:
             continue
-        tree = ast.parse(module.read_text(encoding="utf-8"))
+        tree = parsed(module)
         names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         names |= {n.module.split(".")[0] for n in ast.walk(tree)
                   if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
@@ -151,7 +158,7 @@ def test_no_import_inside_a_function_in_bot() -> None:
     """Imports sit at the top of a module (or under TYPE_CHECKING), never inside a function (but
     for the listed optional dependencies)."""
     for path in sorted((ROOT / "bot").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 if (str(path.relative_to(ROOT)), node.name) in OPTIONAL_IMPORTS:
                     continue
@@ -198,7 +205,7 @@ def test_each_store_operation_is_written_once() -> None:
     define only the driver interface (bot/store/driver.py)."""
     def methods(path: Path) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parsed(path).body:
             if isinstance(node, ast.ClassDef):
                 out[node.name] = [n.name for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
                                   and not n.name.startswith("_")]
@@ -228,7 +235,7 @@ def test_one_definition_of_each_shared_helper_in_bot() -> None:
     defined: dict[str, list[str]] = {name: [] for name in homes}
     for path in sorted((ROOT / "bot").rglob("*.py")):
         where = str(path.relative_to(ROOT))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in homes:
                 defined[node.name].append(where)
             if isinstance(node, ast.ImportFrom) and node.module in ("texts.words", "texts"):
