@@ -57,17 +57,27 @@ def where(reading: Reading) -> tuple[str, str, str]:
 _PARSER = build_parser()
 
 
-@cache
 def printed(index: int, lang: Lang) -> str:
     """What `liuren cast --day … --yuejiang … --hour … --reading --lang …` prints for CHARTS[index]:
     the real CLI path (texts/cli.py: run), one parser for all."""
+    return _printed_in_every_language(index)[lang]
+
+
+@cache
+def _printed_in_every_language(index: int) -> dict[Lang, str]:
+    # The languages one after another, so the chart's reading is worked out once and found in
+    # texts.reading's cache by the other three (issue 23: a test going chart by chart in one
+    # language found none of the 1,440 there, and each reading was worked out four times).
     chart = CHARTS[index]
-    args = _PARSER.parse_args(["cast", "--day", str(chart.day), "--yuejiang", str(chart.yuejiang),
-                               "--hour", str(chart.hour), "--reading", "--lang", lang])
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert run(args) == 0
-    return out.getvalue()
+    said: dict[Lang, str] = {}
+    for lang in LANGS:
+        args = _PARSER.parse_args(["cast", "--day", str(chart.day), "--yuejiang", str(chart.yuejiang),
+                                   "--hour", str(chart.hour), "--reading", "--lang", lang])
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert run(args) == 0
+        said[lang] = out.getvalue()
+    return said
 
 
 # ---------------------------------------------------------------------------------------------------
