@@ -287,6 +287,9 @@ class DiscordStandIn:
         self._nonces: dict[tuple[int, str, str], tuple[float, dict[str, Any]]] = {}
         self.failures: dict[int, Failure] = {}
         self.followup_failure: Failure | None = None
+        # What a PUT of the commands is refused with (Discord's 400 50035 for a payload it will not
+        # take, e.g. a name it does not allow); None: every payload is taken.
+        self.commands_refusal: dict[str, Any] | None = None
         self.identifies: list[dict[str, Any]] = []
         self.identified_at: list[float] = []  # time.monotonic() of each IDENTIFY, parallel to identifies
         self.errors: list[Exception] = []  # exceptions raised inside the stand-in itself
@@ -759,6 +762,8 @@ class DiscordStandIn:
                     return _json(self.global_commands if guild_id is None
                                  else self.guild_commands.get(guild_id, []))
                 if method == "PUT":
+                    if self.commands_refusal is not None:
+                        return discord_error(400, 50035, "Invalid Form Body", self.commands_refusal)
                     return _json(self._commands_put(guild_id, list(body or [])))
         if parts[:1] == ["interactions"] and len(parts) == 4 and parts[3] == "callback" and method == "POST":
             interaction_id = int(parts[1])

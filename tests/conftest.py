@@ -137,6 +137,7 @@ async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIt
         deadline = loop.time() + timeout
         while not bot.is_ready():
             if task.done():
+                stuck.add(task)  # its test is told why here, not again at teardown
                 task.result()  # re-raises why the bot stopped
                 raise RuntimeError("the bot stopped before it was ready")
             if loop.time() > deadline:

@@ -14,6 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from discord import app_commands
 
 import engine
 from bot.core import words as i18n
@@ -87,6 +88,25 @@ async def test_second_start_with_the_same_commands_does_not_sync(
     third = await start_bot(clock=clock, extensions=("bot.study",))
     assert third.synced is True
     assert len(puts(standin)) == 2
+
+
+async def test_a_payload_discord_refuses_stops_the_start_as_tree_sync_would_and_is_not_recorded(
+    standin: DiscordStandIn, start_bot: StartBot, db_path: Path
+) -> None:
+    # bot/core/sync.py sends the payload it hashed itself (issue 23): a refusal must still be
+    # discord.py's CommandSyncFailure, naming the commands, and leave nothing recorded as synced.
+    standin.commands_refusal = {"2": {"name": {"_errors": [{"code": "APPLICATION_COMMAND_INVALID_NAME",
+                                                            "message": "Command name is invalid"}]}}}
+    with pytest.raises(app_commands.CommandSyncFailure) as refused:
+        await start_bot(clock=clock)
+    assert refused.value.status == 400 and refused.value.code == 50035
+    [put] = standin.requests_to("PUT", f"/applications/{standin.application_id}/commands")
+    third = put.body[2]["name"]  # the error names the command at the index Discord gave
+    assert f"In command {third!r}" in str(refused.value) and "Command name is invalid" in str(refused.value)
+    assert not sync_state_path(db_path).exists() and standin.global_commands == []
+    standin.commands_refusal = None
+    bot = await start_bot(clock=clock)  # the next start syncs them
+    assert bot.synced is True and {c["name"] for c in standin.global_commands} >= {"cast", "chart"}
 
 
 async def test_dev_guild_syncs_to_that_guild_only(

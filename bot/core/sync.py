@@ -32,15 +32,23 @@ def sync_state_path(where: Location | Path) -> Path | None:
 
 
 async def command_payload(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> list[Any]:
-    """The JSON Discord would receive for ``tree.sync(guild=guild)``, translations included."""
+    """The JSON Discord would receive for ``tree.sync(guild=guild)``, translations included, in the
+    order of the commands' type and name (so the order they were added in changes no hash)."""
+    return [payload for _, payload in await _commands_and_payload(tree, guild)]
+
+
+async def _commands_and_payload(
+    tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None
+) -> list[tuple[Any, dict[str, Any]]]:
+    """Each command beside its payload, in ``command_payload``'s order."""
     translator = tree.translator
-    payload = []
+    pairs = []
     for command in tree.get_commands(guild=guild):
         if translator is not None:
-            payload.append(await command.get_translated_payload(tree, translator))
+            pairs.append((command, await command.get_translated_payload(tree, translator)))
         else:
-            payload.append(command.to_dict(tree))
-    return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
+            pairs.append((command, command.to_dict(tree)))
+    return sorted(pairs, key=lambda pair: (pair[1].get("type", 1), pair[1]["name"]))
 
 
 def syncs_commands(shard_ids: list[int] | tuple[int, ...] | None) -> bool:
@@ -74,7 +82,8 @@ async def sync_if_changed(
     guild = discord.Object(id=guild_id) if guild_id else None
     if guild is not None:
         bot.tree.copy_global_to(guild=guild)
-    payload = await command_payload(bot.tree, guild)
+    pairs = await _commands_and_payload(bot.tree, guild)
+    payload = [sent for _, sent in pairs]
     digest = payload_hash(payload)
     scope = f"{bot.application_id}:{guild_id or 'global'}"
     state: dict[str, str] = {}
@@ -98,7 +107,7 @@ async def sync_if_changed(
     if not force and state.get(scope) == digest:
         log.info("application commands unchanged (%s); not syncing", scope)
         return False
-    synced = await _upload(bot, guild, payload)
+    synced = await _upload(bot, guild, payload, [command for command, _ in pairs])
     log.info("synced %d application commands (%s)", synced, scope)
     state[scope] = digest
     _save_sync_state(state_path, state)
@@ -106,11 +115,15 @@ async def sync_if_changed(
 
 
 async def _upload(
-    bot: commands.Bot | commands.AutoShardedBot, guild: discord.abc.Snowflake | None, payload: list[Any]
+    bot: commands.Bot | commands.AutoShardedBot,
+    guild: discord.abc.Snowflake | None,
+    payload: list[Any],
+    sent: list[Any],
 ) -> int:
     """What ``bot.tree.sync(guild=guild)`` sends and raises, for the payload already built (issue 23:
     building it, every command translated into each locale, was most of a start's sync, and
-    ``tree.sync`` would build it again); returns how many commands Discord now has."""
+    ``tree.sync`` would build it again); ``sent``: the commands in the payload's order, which
+    CommandSyncFailure names by the indices Discord gives. Returns how many commands Discord now has."""
     application = bot.application_id
     if application is None:
         raise app_commands.MissingApplicationID
@@ -121,7 +134,7 @@ async def _upload(
             data = await bot.http.bulk_upsert_guild_commands(application, guild.id, payload=payload)
     except discord.HTTPException as error:
         if error.status == 400 and error.code == 50035:  # as tree.sync: the payload itself was refused
-            raise app_commands.CommandSyncFailure(error, bot.tree.get_commands(guild=guild)) from None
+            raise app_commands.CommandSyncFailure(error, sent) from None
         raise
     return len(data)
 
