@@ -3,9 +3,10 @@
 ``standin`` is a started ``DiscordStandIn`` on the ``guilds`` a test module gives (override the
 ``guilds`` fixture; the default is one guild with one text channel). ``discord_endpoints`` (used
 by every test) puts discord.py's API base and gateway back after the test, whatever it pointed
-them at. ``bot_env`` points the process at it (DISCORD_API_BASE, DISCORD_GATEWAY_URL) with a
-fresh database under tmp_path. ``start_bot`` starts the real bot against it and stops it after
-the test: ``bot = await start_bot(clock=...)``.
+them at; ``feature_modules`` (every test too) puts back the features' modules a closed bot dropped
+from ``sys.modules``, so each start does not import them again. ``bot_env`` points the process at
+it (DISCORD_API_BASE, DISCORD_GATEWAY_URL) with a fresh database under tmp_path. ``start_bot``
+starts the real bot against it and stops it after the test: ``bot = await start_bot(clock=...)``.
 """
 
 from __future__ import annotations
@@ -83,11 +84,15 @@ FEATURE_MODULES = {name: module for name, module in sys.modules.items()
 
 
 @pytest.fixture(autouse=True)
-def discord_endpoints() -> Iterator[None]:
-    """discord.py's endpoints (class attributes the bot points at a stand-in) restored after each
-    test, and the features' modules a closed bot dropped (``FEATURE_MODULES``) put back before it."""
+def feature_modules() -> None:
+    """The features' modules a closed bot dropped (``FEATURE_MODULES``) put back before each test."""
     for name, module in FEATURE_MODULES.items():
         sys.modules.setdefault(name, module)
+
+
+@pytest.fixture(autouse=True)
+def discord_endpoints() -> Iterator[None]:
+    """discord.py's endpoints (class attributes the bot points at a stand-in) restored after each test."""
     base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     yield
     discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base, gateway
