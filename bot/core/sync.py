@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.store import Location
 
-__all__ = ["command_payload", "payload_hash", "sync_if_changed", "sync_state_path", "syncs_commands"]
+__all__ = ["payload_hash", "sync_if_changed", "sync_state_path", "syncs_commands"]
 
 log = logging.getLogger("bot")
 
@@ -31,16 +31,12 @@ def sync_state_path(where: Location | Path) -> Path | None:
     return folder / (name + ".commands.json")
 
 
-async def command_payload(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None) -> list[Any]:
-    """The JSON Discord would receive for ``tree.sync(guild=guild)``, translations included, in the
-    order of the commands' type and name (so the order they were added in changes no hash)."""
-    return [payload for _, payload in await _commands_and_payload(tree, guild)]
-
-
 async def _commands_and_payload(
     tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None
 ) -> list[tuple[Any, dict[str, Any]]]:
-    """Each command beside its payload, in ``command_payload``'s order."""
+    """Each command beside the JSON Discord would receive for it in ``tree.sync(guild=guild)``,
+    translations included, in the order of the commands' type and name (so the order they were
+    added in changes no hash)."""
     translator = tree.translator
     pairs = []
     for command in tree.get_commands(guild=guild):

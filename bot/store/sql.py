@@ -222,6 +222,8 @@ def insert_cases(count: int) -> str:
     statements, not one each): each row's ``case_params`` in turn. An id already taken is skipped;
     the id and seq of every row inserted are returned, in no set order."""
     return INSERT_CASE.replace(_CASE_ROW, ", ".join([_CASE_ROW] * count), 1)
+
+
 CASE = f"SELECT {CASE_COLUMNS} FROM cases WHERE id = ?"
 BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
 IN_GUILD = (
