@@ -3,6 +3,7 @@
     python bench/bot_bench.py                  # 4 rounds of 512 per workload, 64 in flight, 10,000 for memory
     python bench/bot_bench.py --quick          # a smoke run: 1 round of 4, 4 in flight, 4 for memory
     python bench/bot_bench.py --memory 0       # the latency and CPU rounds only
+    python bench/bot_bench.py --peer-twice     # the peer against itself: the bench's own noise
 
 Three processes besides this one, which only orchestrates (it waits on pipes while a round runs):
 
@@ -30,6 +31,11 @@ against the peer that ran beside it in that round, as median (min–max). Then m
 distinct casts with pictures (each a new chart moment and picture; from 8,640 on, the chart cache
 full: bench/bot_memory.py says how) and the resident set (VmRSS) of each bot at start, before them
 and after them. Ratios are ours/peer.
+``--peer-twice`` runs the rounds with a second peer in ours' place (ours is started only for the
+reply the peers copy): two bots doing the same work, so its ratios are what the bench itself reads
+as a difference. Here, three runs of the default rounds gave 0.84–1.06× for the CPU per interaction
+and 0.79–1.03× for the latency median, and one round's own CPU ratio ranged 0.62–1.52× (the speed
+of this kind of machine moves by up to 2× within seconds). Read ours/peer against it.
 ``--where`` runs ours under tracemalloc and prints what the memory casts left allocated, by file and
 line (slower; that run's RSS is not the figure). Nothing is asserted: the figures are printed with the
 load average, since the machine may be running other work; the exit status is 0 when all ran.
@@ -333,6 +339,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="ours under tracemalloc: what the memory casts left allocated, by line (slower)")
     parser.add_argument("--ours-tree", type=Path, default=ROOT,
                         help="run ours from another source tree (`git archive` of an earlier commit: before/after)")
+    parser.add_argument("--peer-twice", action="store_true",
+                        help="ours replaced by a second peer once its reply is copied: the bench's own "
+                             "noise and bias, to read the ours/peer ratios against (no memory run)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -346,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     bots: list[Bot] = []
     tracer = Tracer(workdir / "trace") if args.where else None
     try:
-        inputs = host.ask(op="moments", count=args.memory) if args.memory else 0
+        inputs = host.ask(op="moments", count=args.memory) if args.memory and not args.peer_twice else 0
         ours = start("ours", [sys.executable, "-m", "bot"],
                      {"LIUREN_DB": str(workdir / "bench.sqlite3"), "LIUREN_TZ": "Asia/Tokyo"}, workdir, host,
                      args.ours_tree.resolve(), tracer)
@@ -354,8 +363,14 @@ def main(argv: list[str] | None = None) -> int:
         reply = {"picture": host.ask(op="sample", who="ours", options=options_for(NEW_MINUTES, -1)),
                  "plain": host.ask(op="sample", who="ours", options=options_for(SAME, 0))}
         (workdir / "reply.json").write_text(json.dumps(reply))
-        peer = start("peer", [sys.executable, str(ROOT / "bench" / "peer_bot.py")],
-                     {"PEER_REPLY": str(workdir / "reply.json")}, workdir, host)
+        peer_argv = [sys.executable, str(ROOT / "bench" / "peer_bot.py")]
+        peer_env = {"PEER_REPLY": str(workdir / "reply.json")}
+        if args.peer_twice:  # "ours" is a peer too, on ours' stand-in, from here on
+            ours.stop()
+            bots.remove(ours)
+            ours = start("ours", peer_argv, peer_env, workdir, host)
+            bots.append(ours)
+        peer = start("peer", peer_argv, peer_env, workdir, host)
         bots.append(peer)
         picture = reply["picture"]
         sizes = [len(base64.b64decode(f["data"])) for f in picture["files"]]
@@ -371,8 +386,10 @@ def main(argv: list[str] | None = None) -> int:
                 for bot in bots if r % 2 == 0 else bots[::-1]:
                     run_round(host, bot, workload, args.count, args.concurrency, r * args.count)
         print(f"after the rounds:  {load()}")
+        what = ("bench/peer_bot.py as well (--peer-twice: the ratios are the bench's own noise and bias)"
+                if args.peer_twice else f"python -m bot ({args.ours_tree})")
         print(f"{args.rounds} rounds × {args.count} /cast per workload and bot, {args.concurrency} in flight; "
-              f"ours = python -m bot ({args.ours_tree}), peer = bench/peer_bot.py (the same reply, bare discord.py)")
+              f"ours = {what}, peer = bench/peer_bot.py (the same reply, bare discord.py)")
         print(f"  {'':34} {'ours':>13} {'peer':>13} {'ours/peer':>9}")
         for workload in WORKLOADS:
             print(f" {workload}")
@@ -386,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"CPU {paired(ours.cpu_ms[workload], peer.cpu_ms[workload])}")
             print(f"  {'deferred, then edited':<34} {ours.deferred[workload]:9d}     {peer.deferred[workload]:9d}")
             print(f"  {'deferred, never answered':<34} {ours.expired[workload]:9d}     {peer.expired[workload]:9d}")
-        if args.memory:
+        if args.memory and not args.peer_twice:
             before = {bot.label: bot.rss_mb() for bot in bots}
             first = tracer.snapshot(ours.process) if tracer is not None else None
             t = time.perf_counter()

@@ -81,7 +81,6 @@ async def _run(token: str, force_sync: bool) -> None:
     location = default_location()
     print(f"liuren-bot: database {location.describe()}", file=sys.stderr)
     store = await open_waiting(location)  # StoreError: one line, the file untouched
-    settle()  # issue 21: start-up's objects out of the collector's passes (bot.core.collector)
     try:
         bot = make_bot(store=store)  # ValueError for a bad setting
     except BaseException:
@@ -99,7 +98,12 @@ async def _run(token: str, force_sync: bool) -> None:
         loop.add_signal_handler(sig, stop, sig.name)
     try:
         async with bot:
-            await bot.start(token)
+            # discord.py's start, in its two steps: login runs setup_hook (the features loaded, the
+            # quiz's charts built, the commands synced), so what start-up made is frozen out of the
+            # collector's passes before the first interaction (issue 21, bot.core.collector).
+            await bot.login(token)
+            settle()
+            await bot.connect()
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)

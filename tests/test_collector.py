@@ -30,7 +30,13 @@ def test_settle_freezes_start_up_and_keeps_collecting_cycles() -> None:
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
-def test_the_bot_process_settles_once_its_store_is_open() -> None:
+def test_the_bot_process_settles_after_start_up_before_the_gateway() -> None:
+    """settle() comes after discord.py's login (which runs setup_hook: the features loaded, the
+    quiz's 1,440 charts built in the quiz cog's cog_load) and before connect (the first interaction)."""
     source = (ROOT / "bot" / "__main__.py").read_text(encoding="utf-8")
-    opened = source.index("store = await open_waiting(location)")
-    assert opened < source.index("settle()") < source.index("bot = make_bot(store=store)")
+    assert source.count("settle()") == 1
+    assert source.index("await bot.login(token)") < source.index("settle()") < source.index("await bot.connect()")
+    assert "bot.start(" not in source
+    quiz = (ROOT / "bot" / "quiz" / "cog.py").read_text(encoding="utf-8")
+    load = quiz[quiz.index("async def cog_load"):quiz.index("async def cog_unload")]
+    assert load.index("await self.service.prepare()") < load.index("self.service.start()")

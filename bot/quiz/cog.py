@@ -92,6 +92,7 @@ class Quiz(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(QuizChoice, ForgetAnswers)
+        await self.service.prepare()
         self.service.start()
 
     async def cog_unload(self) -> None:

@@ -119,6 +119,12 @@ class QuizService:
         """A quiz started, moved or stopped, or the clock moved: look again now."""
         self.wakeup.set()
 
+    async def prepare(self) -> None:
+        """Build the charts by topic (off the loop), so the first /quiz start is quick and the
+        index is made with the rest of start-up (frozen out of the collector's passes with it,
+        bot.core.collector)."""
+        await asyncio.to_thread(index, DEFAULT_SCHOOL)
+
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._loop(), name="liuren-quiz")
@@ -138,7 +144,6 @@ class QuizService:
     async def _loop(self) -> None:
         await self.client.wait_until_ready()
         try:
-            await asyncio.to_thread(index, DEFAULT_SCHOOL)  # the charts by topic, so the first /quiz start is quick
             await self.resume()
         except Exception:
             log.exception("quiz: could not resume the running quizzes")
