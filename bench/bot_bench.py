@@ -348,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(serve())
     if args.quick:
         args.count, args.rounds, args.concurrency, args.memory = 4, 1, 4, 4
+    if args.peer_twice:  # the rounds only: a memory run of two peers would say nothing of ours
+        args.memory = 0
     if not (1 <= args.count <= 100_000 and 1 <= args.concurrency <= 256 and args.rounds >= 1):
         parser.error("--count 1…100000, --concurrency 1…256, --rounds ≥ 1")
     workdir = Path(tempfile.mkdtemp(prefix="liuren-bench-"))
@@ -355,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     bots: list[Bot] = []
     tracer = Tracer(workdir / "trace") if args.where else None
     try:
-        inputs = host.ask(op="moments", count=args.memory) if args.memory and not args.peer_twice else 0
+        inputs = host.ask(op="moments", count=args.memory) if args.memory else 0
         ours = start("ours", [sys.executable, "-m", "bot"],
                      {"LIUREN_DB": str(workdir / "bench.sqlite3"), "LIUREN_TZ": "Asia/Tokyo"}, workdir, host,
                      args.ours_tree.resolve(), tracer)
@@ -403,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"CPU {paired(ours.cpu_ms[workload], peer.cpu_ms[workload])}")
             print(f"  {'deferred, then edited':<34} {ours.deferred[workload]:9d}     {peer.deferred[workload]:9d}")
             print(f"  {'deferred, never answered':<34} {ours.expired[workload]:9d}     {peer.expired[workload]:9d}")
-        if args.memory and not args.peer_twice:
+        if args.memory:
             before = {bot.label: bot.rss_mb() for bot in bots}
             first = tracer.snapshot(ours.process) if tracer is not None else None
             t = time.perf_counter()
