@@ -6,25 +6,25 @@ one worker does not hold up another's (issue 21: 64 casts in flight queued behin
 pool is sized to the cores the process may run on: more threads would only take turns. glibc gives
 each thread its own malloc arena, and pictures drawn on six threads held ~30 MB more than the same
 pictures drawn on one: the arenas are capped at the pool's size (``mallopt(M_ARENA_MAX)``, where
-the C library has it), and what a drawing freed is handed back to the system (``malloc_trim``) at
-most once a second, and when the workers fall idle (a picture's buffers are megabytes; glibc would
-keep them).
+the C library has it), and what the drawings freed is handed back to the system (``malloc_trim``)
+once the workers have had nothing to do for ``QUIET_S`` (a picture's buffers are megabytes; glibc
+would keep them). Not after every drawing: a trimmed heap is faulted back in page by page by the
+next one (~2,000 page faults, a quarter of a new chart's drawing, as measured for issue 21).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import ctypes.util
 import functools
 import os
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-__all__ = ["WORKERS", "off_loop"]
+__all__ = ["QUIET_S", "WORKERS", "off_loop"]
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -52,35 +52,29 @@ _LIBC = _glibc()  # None for another C library: its own allocator, nothing to ca
 if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, WORKERS)
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
-_TRIM_EVERY_S = 1.0
-_trimmed = [0.0]
-_pending = [0]  # work handed to the pool and not yet done
-_COUNTING = threading.Lock()
+QUIET_S = 1.0
+_pending = [0]  # work handed to the pool and not yet done (counted on the event loop)
+_quiet: list[asyncio.TimerHandle | None] = [None]  # the trim due once the pool has been idle QUIET_S
 
 
-def _run(work: Callable[[], _T]) -> _T:
-    try:
-        return work()
-    finally:
-        with _COUNTING:
-            _pending[0] -= 1
-            idle = _pending[0] == 0
-        now = time.monotonic()
-        # Under load at most once a second; and when the last work is done, so an idle bot holds
-        # none of what its last drawings freed.
-        if _LIBC is not None and (idle or now - _trimmed[0] >= _TRIM_EVERY_S):
-            _trimmed[0] = now
-            _LIBC.malloc_trim(0)
+def _trim() -> None:
+    """Hand what the drawings freed back to the system, on a worker (it walks every arena)."""
+    _quiet[0] = None
+    if _LIBC is not None and _pending[0] == 0:
+        with contextlib.suppress(RuntimeError):  # the pool shut down: the process is ending anyway
+            _POOL.submit(_LIBC.malloc_trim, 0)
 
 
 async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
     """Run ``work(*args, **kwargs)`` on one of the bot's worker threads and wait for its result."""
-    with _COUNTING:
-        _pending[0] += 1
+    loop = asyncio.get_running_loop()
+    if (quiet := _quiet[0]) is not None:
+        quiet.cancel()
+        _quiet[0] = None
+    _pending[0] += 1
     try:
-        done = asyncio.get_running_loop().run_in_executor(_POOL, _run, functools.partial(work, *args, **kwargs))
-    except BaseException:  # not handed over (the pool shut down): it will not count itself done
-        with _COUNTING:
-            _pending[0] -= 1
-        raise
-    return await done
+        return await loop.run_in_executor(_POOL, functools.partial(work, *args, **kwargs))
+    finally:
+        _pending[0] -= 1
+        if _pending[0] == 0 and _LIBC is not None:
+            _quiet[0] = loop.call_later(QUIET_S, _trim)

@@ -1,0 +1,78 @@
+"""The bot's worker pool (bot/core/worker.py, issue 21): what the drawings freed goes back to the
+system once the pool has been idle ``QUIET_S``, not after every piece of work (a trimmed heap is
+faulted back in by the next drawing)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from bot.core import worker
+
+
+class _Libc:
+    """Stands in for glibc: counts the trims it is asked for."""
+
+    def __init__(self) -> None:
+        self.trims = 0
+        self.trimmed = threading.Event()
+
+    def malloc_trim(self, pad: int) -> int:
+        assert pad == 0
+        self.trims += 1
+        self.trimmed.set()
+        return 1
+
+
+@pytest.fixture
+def libc(monkeypatch: pytest.MonkeyPatch) -> _Libc:
+    fake = _Libc()
+    monkeypatch.setattr(worker, "_LIBC", fake)
+    monkeypatch.setattr(worker, "QUIET_S", 0.2)
+    return fake
+
+
+async def _settle(libc: _Libc) -> None:
+    """Wait for a trim handed to the pool to have run (or a short while, when none is due)."""
+    await asyncio.to_thread(libc.trimmed.wait, 1.0)
+
+
+async def test_work_in_a_row_is_trimmed_once_after_the_quiet(libc: _Libc) -> None:
+    for n in range(5):
+        assert await worker.off_loop(pow, n, 2) == n * n
+    assert libc.trims == 0  # not after each piece of work
+    await asyncio.sleep(worker.QUIET_S / 2)
+    assert libc.trims == 0  # nor before the pool has been quiet QUIET_S
+    await _settle(libc)
+    assert libc.trims == 1
+
+
+async def test_work_within_the_quiet_puts_the_trim_off(libc: _Libc) -> None:
+    await worker.off_loop(pow, 2, 2)
+    for _ in range(4):  # a new piece of work every half quiet: the pool is never quiet that long
+        await asyncio.sleep(worker.QUIET_S / 2)
+        await worker.off_loop(pow, 3, 2)
+    assert libc.trims == 0
+    await _settle(libc)
+    assert libc.trims == 1
+
+
+async def test_no_trim_while_work_is_in_flight(libc: _Libc) -> None:
+    release = threading.Event()
+    slow = asyncio.ensure_future(worker.off_loop(release.wait, 5.0))
+    await worker.off_loop(pow, 2, 2)  # done while the slow one is still running: not idle
+    await asyncio.sleep(worker.QUIET_S * 2)
+    assert libc.trims == 0
+    release.set()
+    assert await slow is True
+    await _settle(libc)
+    assert libc.trims == 1
+
+
+async def test_a_failed_piece_of_work_is_counted_done(libc: _Libc) -> None:
+    with pytest.raises(ZeroDivisionError):
+        await worker.off_loop(divmod, 1, 0)
+    await _settle(libc)
+    assert libc.trims == 1
