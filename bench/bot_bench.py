@@ -25,12 +25,13 @@ slows both alike. Workloads (64 in flight by default):
 
 Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
 p95 over all rounds), and the bot's CPU per interaction (user + system time of its process, from
-/proc, over the round; the median of the rounds). The machine's speed drifts between rounds
-(here by a quarter for the same work), so each workload also prints its ratios round by round, ours
-against the peer that ran beside it in that round, as median (min–max). Then memory: ``--memory N``
-distinct casts with pictures (each a new chart moment and picture; from 8,640 on, the chart cache
-full: bench/bot_memory.py says how) and the resident set (VmRSS) of each bot at start, before them
-and after them. Ratios are ours/peer.
+/proc, over the round; the median of the rounds; and of it, the main thread's, which runs the event
+loop: the rest is worker threads, drawing pictures and writing the database). The machine's speed
+drifts between rounds (here by a quarter for the same work), so each workload also prints its
+ratios round by round, ours against the peer that ran beside it in that round, as median (min–max).
+Then memory: ``--memory N`` distinct casts with pictures (each a new chart moment and picture;
+from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of
+each bot at start, before them and after them. Ratios are ours/peer.
 ``--peer-twice`` runs the rounds with a second peer in ours' place (ours is started only for the
 reply the peers copy): two bots doing the same work, so its ratios are what the bench itself reads
 as a difference. Here, three runs of the default rounds gave 0.84–1.06× for the CPU per interaction
@@ -253,12 +254,17 @@ class Bot:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     round_medians: dict[str, list[float]] = field(default_factory=dict)  # each round's latency median
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)
+    loop_ms: dict[str, list[float]] = field(default_factory=dict)  # … of it on the main (event loop's) thread
     deferred: dict[str, int] = field(default_factory=dict)  # answered by a deferral, then an edit
     expired: dict[str, int] = field(default_factory=dict)  # deferred and never answered
     sent: int = 0
 
-    def cpu_s(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    def cpu_s(self, *, loop_only: bool = False) -> float:
+        """User + system CPU seconds of the process, or with ``loop_only`` of its main thread (the one
+        running the event loop; the rest is worker threads: drawing, the database)."""
+        pid = self.process.pid
+        stat = Path(f"/proc/{pid}/task/{pid}/stat" if loop_only else f"/proc/{pid}/stat")
+        fields = stat.read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICK
 
     def rss_mb(self) -> float:
@@ -295,9 +301,10 @@ def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, ho
 
 
 def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int, start_at: int) -> None:
-    before = bot.cpu_s()
+    before, loop_before = bot.cpu_s(), bot.cpu_s(loop_only=True)
     ran = host.ask(op="run", who=bot.label, workload=workload, start=start_at, count=count, concurrency=concurrency)
     bot.cpu_ms.setdefault(workload, []).append((bot.cpu_s() - before) / count * 1000)
+    bot.loop_ms.setdefault(workload, []).append((bot.cpu_s(loop_only=True) - loop_before) / count * 1000)
     answered = [x for x in ran["latencies"] if x == x]  # not the expired (NaN)
     bot.latencies.setdefault(workload, []).extend(answered)
     bot.round_medians.setdefault(workload, []).append(statistics.median(answered) if answered else float("nan"))
@@ -400,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
             print(row("latency p95", p95(mine), p95(theirs), "ms"))
             print(row("bot CPU per interaction", statistics.median(ours.cpu_ms[workload]),
                       statistics.median(peer.cpu_ms[workload]), "ms"))
+            print(row("  of it on the event loop's thread", statistics.median(ours.loop_ms[workload]),
+                      statistics.median(peer.loop_ms[workload]), "ms"))
             by_round = paired(ours.round_medians[workload], peer.round_medians[workload])
             print(f"  {'ours/peer round by round':<34} latency median {by_round}, "
                   f"CPU {paired(ours.cpu_ms[workload], peer.cpu_ms[workload])}")
