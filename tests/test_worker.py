@@ -71,6 +71,18 @@ async def test_no_trim_while_work_is_in_flight(libc: _Libc) -> None:
     assert libc.trims == 1
 
 
+async def test_work_whose_caller_stopped_waiting_counts_until_it_has_finished(libc: _Libc) -> None:
+    release = threading.Event()
+    waiting = asyncio.ensure_future(worker.off_loop(release.wait, 5.0))
+    await asyncio.sleep(0.05)  # on a worker now
+    waiting.cancel()
+    await asyncio.sleep(worker.QUIET_S * 2)
+    assert libc.trims == 0  # the work still runs on the worker
+    release.set()
+    await _settle(libc)
+    assert libc.trims == 1
+
+
 async def test_a_failed_piece_of_work_is_counted_done(libc: _Libc) -> None:
     with pytest.raises(ZeroDivisionError):
         await worker.off_loop(divmod, 1, 0)

@@ -53,7 +53,7 @@ if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, WORKERS)
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
 QUIET_S = 1.0
-_pending = [0]  # work handed to the pool and not yet done (counted on the event loop)
+_pending = [0]  # work handed to the pool and not yet finished there (counted on the event loop)
 _quiet: list[asyncio.TimerHandle | None] = [None]  # the trim due once the pool has been idle QUIET_S
 
 
@@ -65,16 +65,28 @@ def _trim() -> None:
             _POOL.submit(_LIBC.malloc_trim, 0)
 
 
+def _finished(loop: asyncio.AbstractEventLoop) -> None:
+    _pending[0] -= 1
+    if _pending[0] == 0 and _LIBC is not None:
+        _quiet[0] = loop.call_later(QUIET_S, _trim)
+
+
+def _tell(loop: asyncio.AbstractEventLoop) -> None:
+    """From the worker: the loop counts the work finished (a closed loop has nothing left to trim for)."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(_finished, loop)
+
+
 async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
-    """Run ``work(*args, **kwargs)`` on one of the bot's worker threads and wait for its result."""
+    """Run ``work(*args, **kwargs)`` on one of the bot's worker threads and wait for its result.
+
+    The work counts as in flight until it has finished on the worker, even when the caller stops
+    waiting (cancelled): a trim never runs beside it."""
     loop = asyncio.get_running_loop()
     if (quiet := _quiet[0]) is not None:
         quiet.cancel()
         _quiet[0] = None
+    running = _POOL.submit(functools.partial(work, *args, **kwargs))  # the pool shut down: raises, nothing counted
     _pending[0] += 1
-    try:
-        return await loop.run_in_executor(_POOL, functools.partial(work, *args, **kwargs))
-    finally:
-        _pending[0] -= 1
-        if _pending[0] == 0 and _LIBC is not None:
-            _quiet[0] = loop.call_later(QUIET_S, _trim)
+    running.add_done_callback(lambda _: _tell(loop))
+    return await asyncio.wrap_future(running, loop=loop)
