@@ -24,9 +24,13 @@ slows both alike. Workloads (64 in flight by default):
 - ``same moment, no picture``: one moment again and again, no picture.
 
 Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
-p95 over all rounds), and the bot's CPU per interaction (user + system time of its process, from
-/proc, over the round; the median of the rounds; and of it, the main thread's, which runs the event
-loop: the rest is worker threads, drawing pictures and writing the database). The machine's speed
+p95 and mean over all rounds), and the bot's CPU per interaction (user + system time of its process,
+from /proc, over the round; the median of the rounds; and of it, the main thread's, which runs the
+event loop: the rest is worker threads, drawing pictures and writing the database). Beside them, to
+read a latency ratio by: the round's wall time per interaction (its inverse is the throughput at C
+in flight) and the stand-in host's CPU per interaction (the same work for both bots; the two bots'
+and the host's processes share the machine's cores, so where the host's CPU nears the wall time,
+the host, not the bot, is what paces the round). The machine's speed
 drifts between rounds (here by a quarter for the same work), so each workload also prints its
 ratios round by round, ours against the peer that ran beside it in that round, as median (min–max).
 Then memory: ``--memory N`` distinct casts with pictures (each a new chart moment and picture;
@@ -244,6 +248,13 @@ class Host:
         self.process.wait(STOP_TIMEOUT_S)
 
 
+def cpu_s(pid: int, *, loop_only: bool = False) -> float:
+    """User + system CPU seconds of process ``pid`` (from /proc), or with ``loop_only`` of its main thread."""
+    stat = Path(f"/proc/{pid}/task/{pid}/stat" if loop_only else f"/proc/{pid}/stat")
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 @dataclass
 class Bot:
     """A bot process under test and what was measured of it."""
@@ -255,6 +266,8 @@ class Bot:
     round_medians: dict[str, list[float]] = field(default_factory=dict)  # each round's latency median
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)
     loop_ms: dict[str, list[float]] = field(default_factory=dict)  # … of it on the main (event loop's) thread
+    wall_ms: dict[str, list[float]] = field(default_factory=dict)  # the round's wall time per interaction
+    host_ms: dict[str, list[float]] = field(default_factory=dict)  # … and the stand-in host's CPU per interaction
     deferred: dict[str, int] = field(default_factory=dict)  # answered by a deferral, then an edit
     expired: dict[str, int] = field(default_factory=dict)  # deferred and never answered
     sent: int = 0
@@ -262,10 +275,7 @@ class Bot:
     def cpu_s(self, *, loop_only: bool = False) -> float:
         """User + system CPU seconds of the process, or with ``loop_only`` of its main thread (the one
         running the event loop; the rest is worker threads: drawing, the database)."""
-        pid = self.process.pid
-        stat = Path(f"/proc/{pid}/task/{pid}/stat" if loop_only else f"/proc/{pid}/stat")
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICK
+        return cpu_s(self.process.pid, loop_only=loop_only)
 
     def rss_mb(self) -> float:
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
@@ -301,8 +311,11 @@ def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, ho
 
 
 def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int, start_at: int) -> None:
-    before, loop_before = bot.cpu_s(), bot.cpu_s(loop_only=True)
+    before, loop_before, host_before = bot.cpu_s(), bot.cpu_s(loop_only=True), cpu_s(host.process.pid)
+    started = time.perf_counter()
     ran = host.ask(op="run", who=bot.label, workload=workload, start=start_at, count=count, concurrency=concurrency)
+    bot.wall_ms.setdefault(workload, []).append((time.perf_counter() - started) / count * 1000)
+    bot.host_ms.setdefault(workload, []).append((cpu_s(host.process.pid) - host_before) / count * 1000)
     bot.cpu_ms.setdefault(workload, []).append((bot.cpu_s() - before) / count * 1000)
     bot.loop_ms.setdefault(workload, []).append((bot.cpu_s(loop_only=True) - loop_before) / count * 1000)
     answered = [x for x in ran["latencies"] if x == x]  # not the expired (NaN)
@@ -409,6 +422,11 @@ def main(argv: list[str] | None = None) -> int:
                       statistics.median(peer.cpu_ms[workload]), "ms"))
             print(row("  of it on the event loop's thread", statistics.median(ours.loop_ms[workload]),
                       statistics.median(peer.loop_ms[workload]), "ms"))
+            print(row("wall time per interaction", statistics.median(ours.wall_ms[workload]),
+                      statistics.median(peer.wall_ms[workload]), "ms"))
+            print(row("stand-in host CPU per interaction", statistics.median(ours.host_ms[workload]),
+                      statistics.median(peer.host_ms[workload]), "ms"))
+            print(row("latency mean", statistics.fmean(mine), statistics.fmean(theirs), "ms"))
             by_round = paired(ours.round_medians[workload], peer.round_medians[workload])
             print(f"  {'ours/peer round by round':<34} latency median {by_round}, "
                   f"CPU {paired(ours.cpu_ms[workload], peer.cpu_ms[workload])}")
