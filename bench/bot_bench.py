@@ -30,9 +30,9 @@ event loop: the rest is worker threads, drawing pictures and writing the databas
 read a latency ratio by: the round's wall time per interaction (its inverse is the throughput at C
 in flight) and the stand-in host's CPU per interaction (the same work for both bots; the two bots'
 and the host's processes share the machine's cores, so where the host's CPU nears the wall time,
-the host, not the bot, is what paces the round). The machine's speed
-drifts between rounds (here by a quarter for the same work), so each workload also prints its
-ratios round by round, ours against the peer that ran beside it in that round, as median (min–max).
+the host, not the bot, is what paces the round). The machine's speed drifts between rounds (here
+by a quarter for the same work), so each workload also prints its ratios round by round, ours
+against the peer that ran beside it in that round, as median (min–max).
 Then memory: ``--memory N`` distinct casts with pictures (each a new chart moment and picture;
 from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of
 each bot at start, before them and after them. Ratios are ours/peer.
@@ -418,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
             mine, theirs = ours.latencies[workload], peer.latencies[workload]
             print(row("latency median", statistics.median(mine), statistics.median(theirs), "ms"))
             print(row("latency p95", p95(mine), p95(theirs), "ms"))
+            print(row("latency mean", statistics.fmean(mine), statistics.fmean(theirs), "ms"))
             print(row("bot CPU per interaction", statistics.median(ours.cpu_ms[workload]),
                       statistics.median(peer.cpu_ms[workload]), "ms"))
             print(row("  of it on the event loop's thread", statistics.median(ours.loop_ms[workload]),
@@ -426,7 +427,6 @@ def main(argv: list[str] | None = None) -> int:
                       statistics.median(peer.wall_ms[workload]), "ms"))
             print(row("stand-in host CPU per interaction", statistics.median(ours.host_ms[workload]),
                       statistics.median(peer.host_ms[workload]), "ms"))
-            print(row("latency mean", statistics.fmean(mine), statistics.fmean(theirs), "ms"))
             by_round = paired(ours.round_medians[workload], peer.round_medians[workload])
             print(f"  {'ours/peer round by round':<34} latency median {by_round}, "
                   f"CPU {paired(ours.cpu_ms[workload], peer.cpu_ms[workload])}")
