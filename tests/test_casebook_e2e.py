@@ -20,7 +20,7 @@ from engine.school import School
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn, GuildSpec, snowflake
 from tests.conftest import StartBot
 from texts.explain import explain
-from texts.present import school_line
+from texts.schools import school_line
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo: 丁未日, 初伝 酉
 MANAGE_GUILD = 1 << 5
@@ -468,3 +468,26 @@ async def test_a_note_form_opened_before_a_restart_is_saved_after_it(
     assert ephemeral_text(too_long) == text("case.note_too_long", "en", count="1,001")
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("SELECT body FROM case_notes").fetchall() == [("Saved across the restart.",)]
+
+
+async def test_only_a_form_submission_schedules_the_casebook_listener(
+    standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21: the note forms are answered by a listener of ``form_submit`` (bot.core.host), so a
+    /cast or a button schedules no listener task of its own; a form still reaches it."""
+    bot = await start_bot(clock=clock)
+    scheduled: list[str] = []
+    schedule = bot._schedule_event
+
+    def counted(coro: Any, event_name: str, *args: Any, **kwargs: Any) -> Any:
+        scheduled.append(event_name)
+        return schedule(coro, event_name, *args, **kwargs)
+
+    monkeypatch.setattr(bot, "_schedule_event", counted)
+    cast = await standin.slash("cast", {"when": "now", "image": False}, locale="en-US")
+    ident = case_id(cast)
+    await press(standin, message_of(standin, cast), f"lr:c:why:{ident}", locale="en-US")
+    assert "on_interaction" not in scheduled and "on_form_submit" not in scheduled, scheduled
+    sent = await submit(standin, f"lr:n:{ident}", {"note": "Through the form event."}, locale="en-US")
+    assert ephemeral_text(sent) == text("case.note_added", "en", id=ident, number=1)
+    assert scheduled.count("on_form_submit") == 1, scheduled

@@ -59,8 +59,9 @@ class Casebook(commands.Cog):
         return (await resolve(self.bot, interaction)).lang
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """The note forms (bot.casebook.views.NoteModal) are answered here, so one survives a restart."""
+    async def on_form_submit(self, interaction: discord.Interaction[Any]) -> None:
+        """The note forms (bot.casebook.views.NoteModal) are answered here, so one survives a restart
+        (``form_submit``: every form's submission, bot.core.host.LiurenBot.dispatch)."""
         await submit_note(self.bot, interaction)
 
     @case.command(name="show", description=ls("case.show.description"))

@@ -214,8 +214,8 @@ def _field_value(components: Any, custom_id: str) -> str | None:
 
 
 async def submit_note(bot: LiurenBot, interaction: discord.Interaction[Any]) -> bool:
-    """Handle a note form's submission (True when the interaction was one); called for every
-    interaction, so a form opened before a restart is still saved after it."""
+    """Handle a note form's submission (True when the interaction was one); called for every form
+    submitted, so a form opened before a restart is still saved after it."""
     if interaction.type is not discord.InteractionType.modal_submit:
         return False
     data: Any = interaction.data or {}

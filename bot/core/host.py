@@ -110,6 +110,14 @@ class LiurenBot(commands.AutoShardedBot):
             self, sync_state_path(self.location), self.guild_id, force=self.force_sync
         )
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's events, and a form's submission also as ``form_submit`` (listeners:
+        ``on_form_submit(interaction)``): a feature answering forms that outlive a restart listens
+        to that, so the other interactions (every /cast) schedule no listener task (issue 21)."""
+        super().dispatch(event_name, *args, **kwargs)
+        if event_name == "interaction" and getattr(args[0], "type", None) is discord.InteractionType.modal_submit:
+            super().dispatch("form_submit", *args, **kwargs)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait only as long as Discord's IDENTIFY window for this shard's bucket still runs
         (bot/core/identify.py), not discord.py's fixed 5 s before every shard but the first."""
