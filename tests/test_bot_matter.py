@@ -35,7 +35,8 @@ from texts import corpus
 from texts.matters import GENERAL, MATTERS, Matter
 from texts.picture import draw, measure
 from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
-from texts.present import school_line, unit_lines
+from texts.present import unit_lines
+from texts.schools import school_line
 from texts.scripts import foreign
 from texts.words import LANGS
 

@@ -257,10 +257,13 @@ def test_no_trace_leaves_the_trace_out_of_the_reading_too(lang: str, capsys: pyt
 
 def test_a_cast_starts_without_the_modules_it_does_not_use() -> None:
     """Issue 21 (the CLI's start-up): a classical cast imports neither shutil (with its bz2, lzma and
-    zlib; argparse's formatter would, for the terminal's width) nor importlib.metadata (--version)."""
+    zlib; argparse's formatter would, for the terminal's width) nor importlib.metadata (--version),
+    nor the reading, its presentation, the translation or the JSON schema (a chart alone prints none)."""
+    unused = ("shutil", "bz2", "lzma", "importlib.metadata", "texts.reading", "texts.present", "texts.translation",
+              "engine.schema")
     code = ("import sys\nfrom texts.cli import main\n"
             "main(['cast', '--day', '甲子', '--yuejiang', '亥', '--hour', '午'])\n"
-            "print(sorted(m for m in ('shutil', 'bz2', 'lzma', 'importlib.metadata') if m in sys.modules))")
+            f"print(sorted(m for m in {unused!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"

@@ -23,29 +23,20 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.chart import CastError, Chart, cast, cast_classical
 from engine.facts import Facts, facts
-from engine.schema import to_dict
 from engine.school import School
 from engine.symbols import PILLARS, parse_branch
 from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
 
 from .explain import explain
-from .present import (
-    notes,
-    original,
-    render_reading,
-    role_label,
-    school_line,
-    school_options,
-    translation,
-    unit_translations,  # issue 25
-)
-from .reading import Reading, read
 from .render import render_text
+from .schools import school_line, school_options
 from .when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
 from .words import LANGS, Lang, language_of
 
-if TYPE_CHECKING:  # issue 21: the matter reading is imported when a matter is asked, not by every start
+if TYPE_CHECKING:  # issue 21: the readings and the JSON schema are imported by the runs that print them,
+    # not by every start (a chart alone is a third quicker to start without them)
     from .matter_reading import MatterSection
+    from .reading import Reading
 
 
 def _columns() -> int:
@@ -304,6 +295,8 @@ def table_line(chart: Chart) -> str:
 
 def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
     """The reading as JSON: each entry's section, role, position, the unit shown, and what is said."""
+    from .present import notes, original, role_label, translation, unit_translations  # issue 21: as the reading
+
     return [
         {
             "section": e.section._name_,  # _name_: .name is a Python-level property (issue 23)
@@ -333,6 +326,8 @@ def chart_json(
     chart: Chart, known: Facts, lang: Lang, reading: Reading | None, matters: tuple[MatterSection, ...] = ()
 ) -> dict[str, Any]:
     """The engine's JSON with each reason's text in ``lang`` added (schema 3, engine/schema.py)."""
+    from engine.schema import to_dict  # issue 21: imported by the runs that print JSON
+
     data = to_dict(chart, known)
     data["lang"] = lang
     # issue 19: the school options that are not the defaults, by name and as a sentence (None: defaults)
@@ -370,8 +365,12 @@ def run(args: argparse.Namespace) -> int:
             with_reading = args.reading or asked
             if reply is not None:
                 reading: Reading | None = reply.reading
+            elif args.reading or args.json:
+                from .reading import read  # issue 21: a chart alone starts without the reading
+
+                reading = read(chart, known)
             else:
-                reading = read(chart, known) if (args.reading or args.json) else None
+                reading = None
             matters = reply.matters if reply is not None else ()
             if args.png is not None:
                 _write_png(chart, args.png, args.theme, lang, known)
@@ -396,11 +395,15 @@ def run(args: argparse.Namespace) -> int:
 
                     print(render_matters(matters, lang))
                 if reading is not None:
+                    from .present import render_reading
+
                     print(render_reading(reading, lang, with_trace=not args.no_trace))
         elif args.command == "table":
             charts = table(school_from(args), args.hour)
             if args.json:
                 import json
+
+                from engine.schema import to_dict
 
                 print(json.dumps([to_dict(c) for c in charts], ensure_ascii=False))
             else:

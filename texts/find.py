@@ -19,8 +19,8 @@ from engine.terms import Method, PatternName
 from .corpus import canonical_general, corpus
 from .explain import chart_name
 from .normalize import normalize
-from .present import school_line
 from .reading import read
+from .schools import school_line
 from .words import Lang, corpus_name, text
 from .words import term as words_term
 

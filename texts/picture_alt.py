@@ -13,7 +13,7 @@ from engine.facts import Facts, facts
 from engine.patterns import classify
 from engine.symbols import BRANCHES
 from texts.picture_layout import chart_name, hour_span, term
-from texts.present import school_line
+from texts.schools import school_line
 from texts.words import Lang, solar_term, text
 
 

@@ -26,7 +26,7 @@ from engine.patterns import classify
 from engine.school import NobleTable
 from engine.symbols import Branch, Stem
 from engine.terms import Frame, General, Kin, Method, PatternName, Position, Relation, Vigour
-from texts.present import school_line
+from texts.schools import school_line
 from texts.words import LANGS, Lang, solar_term, text, words
 from texts.words import term as words_term
 

@@ -15,11 +15,9 @@ labelled as the project's (``translation_lines``; Chinese readers read the origi
 
 from __future__ import annotations
 
-from dataclasses import fields
 from functools import lru_cache
 
 from engine.reasons import Why
-from engine.school import DEFAULT_SCHOOL, School
 from engine.terms import Role
 
 from .corpus import Unit
@@ -182,24 +180,3 @@ def render_reading(reading: Reading, lang: Lang, *, with_trace: bool = True) -> 
     return "\n".join(lines)
 
 
-# -- the school options in force (issue 19 item 4): every output names the ones that are not the default --
-
-
-def school_options(school: School) -> tuple[str, ...]:
-    """The names of ``school``'s options that differ from the defaults (``School`` field names), in field order."""
-    return tuple(f.name for f in fields(school) if getattr(school, f.name) != getattr(DEFAULT_SCHOOL, f.name))
-
-
-def school_line(school: School, lang: Lang) -> str | None:
-    """One line naming the non-default school options in force, in ``lang``; ``None`` for the defaults.
-
-    >>> school_line(School(noble_table="甲羊"), "en")
-    'School options (not the defaults): 貴人 table 甲羊'
-    >>> school_line(School(), "ja") is None
-    True
-    """
-    changed = school_options(school)
-    if not changed:
-        return None
-    options = [text(f"school.{name}", lang, value=getattr(school, name)) for name in changed]
-    return text("school.line", lang, options=text("list.sep", lang).join(options))

@@ -16,7 +16,7 @@ from engine.patterns import Patterns, classify
 from engine.symbols import Branch
 
 from .explain import chart_name, explain, show
-from .present import school_line
+from .schools import school_line
 from .when import on_clock
 from .words import Lang, short, solar_term, text
 

@@ -23,8 +23,9 @@ from texts.explain import chart_name, show
 from texts.lru import LRU, size_of
 from texts.matter_reading import MatterSection, answer
 from texts.matters import Matter
-from texts.present import notes, role_label, school_line, section_title, unit_lines
+from texts.present import notes, role_label, section_title, unit_lines
 from texts.reading import Reading, Section, read
+from texts.schools import school_line
 
 from .matter_fields import matter_fields
 from .matter_fields import subject as _subject
@@ -297,8 +298,7 @@ def build_embeds(
     if question:
         description_lines.append(f"**{text('embed.question', lang)}** {question.strip()}")
     description_lines.extend(_moment_lines(chart, lang, zone_note))
-    school = school_line(chart.school, lang)  # issue 19: the non-default school options, named
-    if school is not None:
+    if (school := school_line(chart.school, lang)) is not None:  # issue 19: the non-default options, named
         description_lines.append(school)
     if unread:
         description_lines.append(f"-# {text('embed.matter_none', lang)}")
