@@ -76,6 +76,33 @@ def test_every_cast_of_one_hour_shares_one_picture_and_alt_text() -> None:
     assert other.png != drawn[0].png and "15:00-17:00" in other.alt
 
 
+def test_a_kept_picture_is_the_one_drawn_for_its_hour_and_options_only() -> None:
+    """``kept`` (what the bot asks on its event loop, issue 21) gives the drawn picture of the 時,
+    named for the minute, and nothing for a 時 or options not drawn: it never draws."""
+    picture.clear_cache()
+    start = datetime(2026, 11, 29, 13, 0, tzinfo=TOKYO)
+    chart, later = cast(start), cast(start + timedelta(minutes=42))
+    assert picture.kept(chart) is None
+    png = picture.render_png(chart)
+    assert picture.kept(chart) is None  # the PNG alone: a reply needs the alt text too
+    drawn = picture.draw(chart)
+    assert drawn.png is png
+    found = picture.kept(later)
+    assert found is not None and (found.png, found.alt) == (drawn.png, drawn.alt)
+    assert found.filename == "liuren-20261129-1342.png"
+    assert picture.kept(later, theme="light") is None and picture.kept(later, lang="en") is None
+    assert picture.kept(later, highlight=frozenset(chart.generals.by_ground[:1])) is None
+    assert picture.kept(cast(start + timedelta(minutes=120))) is None
+
+
+def test_the_hour_key_remembered_for_the_last_chart_is_that_charts_own() -> None:
+    one, other = cast(datetime(2026, 11, 29, 13, 5, tzinfo=TOKYO)), cast(datetime(2026, 11, 29, 15, 5, tzinfo=TOKYO))
+    keys = [picture.hour_key(c) for c in (one, one, other, one, other, other)]
+    assert keys[0] is keys[1] and keys[2] != keys[0]
+    assert keys == [keys[0], keys[0], keys[2], keys[0], keys[2], keys[2]]
+    assert picture.hour_key(one) == picture.hour_key(cast(datetime(2026, 11, 29, 13, 50, tzinfo=TOKYO)))
+
+
 def test_the_hour_span_of_the_rat_hour_crosses_midnight() -> None:
     late, early = cast(datetime(2026, 11, 29, 23, 30, tzinfo=TOKYO)), cast(datetime(2026, 11, 30, 0, 30, tzinfo=TOKYO))
     assert hour_span(late) == "2026-11-29 23:00-01:00"

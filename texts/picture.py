@@ -14,8 +14,8 @@ Call :func:`warm` once at start-up so the first reply does not pay for loading t
 
 The picture is drawn at 2× its display size (``SCALE``) so it stays crisp on phones; its text is
 never below 14 px at display size. What repeats is cached: the rasterised texts many charts share
-(texts/picture_text.py), and the finished PNGs of the last ``CACHE_SIZE`` charts drawn, so showing a
-chart again costs a dictionary look-up.
+(texts/picture_text.py), and the finished pictures (PNG and alt text) of the last ``CACHE_SIZE`` 時
+drawn, so showing a chart again costs a dictionary look-up (:func:`kept`, which never draws).
 
 Golden images for the tests are regenerated with ``python -m texts.picture --regenerate-golden``
 (the examples in docs/images with ``--regenerate-examples``);
@@ -59,7 +59,7 @@ from texts.words import LANGS, Lang, text
 
 Theme = Literal["dark", "light"]
 THEMES_ALL: tuple[Theme, ...] = ("dark", "light")
-CACHE_SIZE = 8  # finished PNGs kept (≈ 110 KB each: the last 8 時 drawn, each shared by its casts); texts apart
+CACHE_SIZE = 8  # finished pictures kept (≈ 110 KB each: the last 8 時 drawn, each shared by its casts); texts apart
 
 RGB = tuple[int, int, int]
 
@@ -240,9 +240,10 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-_CACHE: LRU[tuple[object, ...], bytes] = LRU(CACHE_SIZE)
-# issue 21: the alt texts of the last charts drawn, by their measured size (1–4 KB each)
-_ALT: LRU[tuple[object, ...], str] = LRU(256 * 1024, weigh=sys.getsizeof)
+# issue 21: the pictures of the last 時 drawn, by (hour_key, theme, lang, known, highlight): each its
+# PNG and, once a reply asked for it, its alt text; every cast of the 時 shares them
+_Finished = tuple[bytes, str | None]
+_CACHE: LRU[tuple[object, ...], _Finished] = LRU(CACHE_SIZE)
 _LOCK = Lock()
 
 
@@ -258,18 +259,28 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
     ``highlight`` (issue 18) outlines the cells of those generals, the 類神 of the matter asked.
     Raises ``ValueError`` for an unknown theme or language.
     """
+    return _finished(_key(chart, theme, lang, known, highlight), chart, theme, lang, known, highlight)[0]
+
+
+def _key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
+         highlight: frozenset[General]) -> tuple[object, ...]:
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
-    key = (hour_key(chart), theme, lang, known, highlight)  # issue 21: one picture per 時
+    return hour_key(chart), theme, lang, known, highlight  # issue 21: one picture per 時
+
+
+def _finished(key: tuple[object, ...], chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
+              highlight: frozenset[General]) -> _Finished:
+    """The kept picture of ``key``, its PNG drawn first when it is not kept."""
     with _LOCK:
-        png = _CACHE.get(key)
-    if png is not None:
-        return png
-    png = encode(paint(layout(of_the_hour(chart), lang, measure, known, highlight), theme))
-    with _LOCK:
-        return _CACHE.put(key, png)
+        found = _CACHE.get(key)
+    if found is None:
+        png = encode(paint(layout(of_the_hour(chart), lang, measure, known, highlight), theme))
+        with _LOCK:  # another thread may have finished it meanwhile (with its alt text): that one stays
+            found = _CACHE.get(key) or _CACHE.put(key, (png, None))
+    return found
 
 
 def of_the_hour(chart: Chart) -> Chart:
@@ -301,12 +312,22 @@ def hour_key(chart: Chart) -> tuple[object, ...]:
     classical inputs and school) and made without building its moment; the offset apart, as a clock
     change's repeated hour has equal local times. Two charts of one key get one picture and one alt
     text (only ``filename`` differs)."""
+    global _LAST_HOUR
+    last = _LAST_HOUR
+    if last[0] is chart:  # issue 21: a /cast asks for its chart's key for the reply and for the picture
+        return last[1]
     m = chart.moment
     if m is None:
-        return chart.day, chart.yuejiang, chart.hour, chart.school, None, None
-    start = _hour_start(m)
-    return (chart.day, chart.yuejiang, chart.hour, chart.school, m.zone, m.year, m.month, m.day, m.hour, m.yuejiang,
-            m.principal_term, m.sectional_term, start, start.utcoffset())
+        key: tuple[object, ...] = (chart.day, chart.yuejiang, chart.hour, chart.school, None, None)
+    else:
+        start = _hour_start(m)
+        key = (chart.day, chart.yuejiang, chart.hour, chart.school, m.zone, m.year, m.month, m.day, m.hour,
+               m.yuejiang, m.principal_term, m.sectional_term, start, start.utcoffset())
+    _LAST_HOUR = (chart, key)  # one tuple: a thread reading it sees a chart with its own key
+    return key
+
+
+_LAST_HOUR: tuple[Chart | None, tuple[object, ...]] = (None, ())
 
 
 def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:
@@ -339,21 +360,33 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         >>> found.filename, found.alt[:33]
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
-    png = render_png(chart, theme=theme, lang=lang, known=known, highlight=highlight)
-    key = (hour_key(chart), lang, known)  # issue 21: the alt text once per 時
-    with _LOCK:
-        alt = _ALT.get(key)
+    key = _key(chart, theme, lang, known, highlight)
+    png, alt = _finished(key, chart, theme, lang, known, highlight)
     if alt is None:
-        alt = alt_text(of_the_hour(chart), lang, known)
+        alt = _alt(chart, lang, known, highlight)
         with _LOCK:
-            _ALT.put(key, alt)
+            _CACHE.put(key, (png, alt))
+    return Picture(png, alt, filename(chart))
+
+
+def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
+         highlight: frozenset[General] = frozenset()) -> Picture | None:
+    """``draw``'s picture when its 時 was drawn lately with these options, else None: a look-up, no
+    drawing, so the bot asks on its event loop before it sends a drawing to a worker (issue 21)."""
+    with _LOCK:
+        found = _CACHE.get(_key(chart, theme, lang, known, highlight))
+    return None if found is None or found[1] is None else Picture(found[0], found[1], filename(chart))
+
+
+def _alt(chart: Chart, lang: Lang, known: Facts | None, highlight: frozenset[General]) -> str:
+    alt = alt_text(of_the_hour(chart), lang, known)
     if highlight:  # issue 18: a screen reader hears first which cells the outline marks
         cells = ("; " if lang == "en" else "、").join(
             text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground), general=term(g, lang))
             for g in sorted(highlight) for ground in (chart.generals.ground_of(g),))
         alt = text("matter.alt_spirits", lang, cells=cells) + alt
         alt = alt if len(alt) <= ALT_MAX else alt[: ALT_MAX - 1] + "…"
-    return Picture(png, alt, filename(chart))
+    return alt
 
 
 def filename(chart: Chart) -> str:
@@ -368,7 +401,6 @@ def clear_cache() -> None:
     """Forget every finished PNG and rasterised text (for benchmarks that measure a cold start)."""
     with _LOCK:
         _CACHE.clear()
-        _ALT.clear()
     _short_inked.cache_clear()
     _long_inked.clear()
     clear_texts()
@@ -459,8 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["SCALE", "THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "measure",
-           "of_the_hour", "render_png", "warm"]
+__all__ = ["SCALE", "THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "kept",
+           "measure", "of_the_hour", "render_png", "warm"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

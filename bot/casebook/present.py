@@ -27,10 +27,9 @@ from engine.facts import Facts
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
 from texts.explain import explain
-from texts.lru import LRU
 from texts.matter_reading import answer
 from texts.matters import choose
-from texts.picture import Picture, Theme, draw, filename, hour_key
+from texts.picture import Picture, Theme, draw, filename, hour_key, kept
 from texts.present import unit_lines
 
 from .privacy import known_for
@@ -59,10 +58,8 @@ NOTE_MAX = 1000
 HISTORY_PAGE = 10
 SOURCE_PAGE = 3800  # characters of matched lines per ephemeral page (an embed description holds 4096)
 Scope = Literal["mine", "server"]
-PICTURES_KEPT = 8  # pictures of the last 時 drawn, kept on the loop's side (their PNGs are texts.picture's)
 _Drawn = tuple[tuple[object, ...], Theme, Lang, Facts | None, frozenset[General]]
-_PICTURES: LRU[_Drawn, Picture] = LRU(PICTURES_KEPT)
-_DRAWING: dict[_Drawn, asyncio.Future[Picture]] = {}
+_DRAWING: dict[_Drawn, asyncio.Future[Picture]] = {}  # the pictures being drawn, each awaited by its casts
 
 
 def chart_of(case: Case) -> Chart:
@@ -106,20 +103,21 @@ async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: F
     """The chart's picture, with the querent's 本命/行年 (``known``) and the 類神' cells marked.
 
     Issue 21: every cast of one 時 shares one picture (texts.picture.hour_key), so one drawn before
-    is given back here without a trip to a worker thread, and casts of one 時 that arrive together
-    wait for one drawing instead of each drawing it."""
+    is given back here without a trip to a worker thread (``texts.picture.kept``), and casts of one
+    時 that arrive together wait for one drawing instead of each drawing it."""
     chosen: Theme = "light" if theme == "light" else "dark"
+    found = kept(chart, theme=chosen, lang=lang, known=known, highlight=spirits)
+    if found is not None:
+        return found
     key: _Drawn = (hour_key(chart), chosen, lang, known, spirits)
-    kept = _PICTURES.get(key)
-    if kept is None:
-        drawing = _DRAWING.get(key)
-        if drawing is None:
-            drawing = _DRAWING[key] = asyncio.ensure_future(
-                off_loop(draw, chart, theme=chosen, lang=lang, known=known, highlight=spirits))
-            drawing.add_done_callback(lambda _: _DRAWING.pop(key, None))
-        kept = _PICTURES.put(key, await asyncio.shield(drawing))  # one caller cancelled stops no other
+    drawing = _DRAWING.get(key)
+    if drawing is None:
+        drawing = _DRAWING[key] = asyncio.ensure_future(
+            off_loop(draw, chart, theme=chosen, lang=lang, known=known, highlight=spirits))
+        drawing.add_done_callback(lambda _: _DRAWING.pop(key, None))
+    drawn = await asyncio.shield(drawing)  # one caller cancelled stops no other
     name = filename(chart)  # the attachment still names the minute
-    return kept if kept.filename == name else Picture(kept.png, kept.alt, name)
+    return drawn if drawn.filename == name else Picture(drawn.png, drawn.alt, name)
 
 
 async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed: str, lang: Lang) -> Case:
