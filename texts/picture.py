@@ -259,11 +259,13 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
     ``highlight`` (issue 18) outlines the cells of those generals, the 類神 of the matter asked.
     Raises ``ValueError`` for an unknown theme or language.
     """
-    return _finished(_key(chart, theme, lang, known, highlight), chart, theme, lang, known, highlight)[0]
+    return _finished(picture_key(chart, theme, lang, known, highlight), chart, theme, lang, known, highlight)[0]
 
 
-def _key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
-         highlight: frozenset[General]) -> tuple[object, ...]:
+def picture_key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
+                highlight: frozenset[General]) -> tuple[object, ...]:
+    """What ``draw``'s picture of ``chart`` is kept by: its 時 (``hour_key``) and the options; every
+    cast of the 時 shares it. Raises ``ValueError`` for an unknown theme or language."""
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
@@ -360,7 +362,7 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         >>> found.filename, found.alt[:33]
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
-    key = _key(chart, theme, lang, known, highlight)
+    key = picture_key(chart, theme, lang, known, highlight)
     png, alt = _finished(key, chart, theme, lang, known, highlight)
     if alt is None:
         alt = _alt(chart, lang, known, highlight)
@@ -374,7 +376,7 @@ def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
     """``draw``'s picture when its 時 was drawn lately with these options, else None: a look-up, no
     drawing, so the bot asks on its event loop before it sends a drawing to a worker (issue 21)."""
     with _LOCK:
-        found = _CACHE.get(_key(chart, theme, lang, known, highlight))
+        found = _CACHE.get(picture_key(chart, theme, lang, known, highlight))
     return None if found is None or found[1] is None else Picture(found[0], found[1], filename(chart))
 
 
@@ -492,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 __all__ = ["SCALE", "THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "kept",
-           "measure", "of_the_hour", "render_png", "warm"]
+           "measure", "of_the_hour", "picture_key", "render_png", "warm"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -29,7 +29,7 @@ from engine.terms import General
 from texts.explain import explain
 from texts.matter_reading import answer
 from texts.matters import choose
-from texts.picture import Picture, Theme, draw, filename, hour_key, kept
+from texts.picture import Picture, Theme, draw, filename, kept, picture_key
 from texts.present import unit_lines
 
 from .privacy import known_for
@@ -58,8 +58,7 @@ NOTE_MAX = 1000
 HISTORY_PAGE = 10
 SOURCE_PAGE = 3800  # characters of matched lines per ephemeral page (an embed description holds 4096)
 Scope = Literal["mine", "server"]
-_Drawn = tuple[tuple[object, ...], Theme, Lang, Facts | None, frozenset[General]]
-_DRAWING: dict[_Drawn, asyncio.Future[Picture]] = {}  # the pictures being drawn, each awaited by its casts
+_DRAWING: dict[tuple[object, ...], asyncio.Future[Picture]] = {}  # the pictures being drawn, each awaited by its casts
 
 
 def chart_of(case: Case) -> Chart:
@@ -109,7 +108,7 @@ async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: F
     found = kept(chart, theme=chosen, lang=lang, known=known, highlight=spirits)
     if found is not None:
         return found
-    key: _Drawn = (hour_key(chart), chosen, lang, known, spirits)
+    key = picture_key(chart, chosen, lang, known, spirits)
     drawing = _DRAWING.get(key)
     if drawing is None:
         drawing = _DRAWING[key] = asyncio.ensure_future(
