@@ -141,16 +141,28 @@ def cast(
         if tz is None:
             raise CastError("casting for now needs a time zone, e.g. tz='Asia/Tokyo'")
         at = datetime.now(UTC)
+    global _LAST_CAST
+    last = _LAST_CAST
+    if last[0] is at and last[1] == tz and last[2] is school and last[3] is yuejiang and last[4] is not None:
+        return last[4]  # issue 21: the one datetime a study group's casts of a moment share, cast again
     try:
         when = calendar.moment(at, tz, day_changes_at_23=school.day_changes_at_23)
     except calendar.CalendarError as error:
         raise CastError(str(error)) from None
     general = when.yuejiang if yuejiang is None else yuejiang
     core = cast_classical(when.day, general, when.hour.branch, school=school)
-    return Chart(
+    chart = Chart(
         core.day, core.hour, core.yuejiang, core.school, core.plate, core.lessons,
         core.transmissions, core.generals, core.steps, core.void, when,
     )
+    _LAST_CAST = (at, tz, school, yuejiang, chart)  # one tuple: a thread reading it sees a chart with its inputs
+    return chart
+
+
+# The last instant cast and its chart (datetimes and charts are immutable, so the same objects
+# cast again give the same chart; an equal but distinct datetime may name another zone: cast anew).
+_LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Chart | None] = (
+    None, None, None, None, None)
 
 
 # issue 21: what charts share is built once and shared (all of it frozen, so sharing is safe). The
@@ -170,8 +182,10 @@ _VOID: dict[int, tuple[Branch, Branch]] = {}
 
 def clear_cache() -> None:
     """Forget every chart built and the parts they share (for benchmarks that time a cold cast)."""
+    global _LAST_CAST
     for cache in (_CACHE, _LESSONS, _TRANSMISSIONS, _GENERALS, _ALIKE, _STEPS, _VOID):
         cache.clear()
+    _LAST_CAST = (None, None, None, None, None)
 
 
 def _steps(day: Pillar, plate: Plate, transmissions: Transmissions, generals: Generals,

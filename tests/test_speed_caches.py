@@ -8,9 +8,11 @@ bounded cache weighs its entries when asked to.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from bot.core.reader import Reader
 from bot.core.replies import remembered_reply
 from bot.store import GuildOptions, Profile, Store, open_store
 from engine import cast
+from engine.symbols import Branch
 from texts import picture
 from texts.lru import LRU
 from texts.picture_layout import hour_span
@@ -150,3 +153,30 @@ def test_a_kept_reply_is_the_written_one_and_each_caller_gets_its_own_copy(quest
     assert again.spirits == written.spirits
     other = remembered_reply(chart, locale="ja", question=question, zone_note="server")
     assert [e.to_dict() for e in other.embeds] != [e.to_dict() for e in written.embeds]
+
+
+def test_a_kept_replys_shared_fields_refuse_to_change_in_place_and_each_copy_owns_its_list() -> None:
+    chart = cast(datetime(2026, 11, 29, 13, 7, tzinfo=TOKYO))
+    written = [e.to_dict() for e in chart_reply(chart, locale="ja").embeds]
+    first = remembered_reply(chart, locale="ja")
+    with pytest.raises(TypeError, match="shared"):
+        first.embeds[0].set_field_at(0, name="changed", value="in place")  # would change every later reply
+    with pytest.raises(TypeError, match="shared"):
+        first.embeds[0].to_dict()["footer"]["text"] = "changed"
+    first.embeds[0].remove_field(0)
+    first.embeds[0].clear_fields()
+    again = remembered_reply(chart, locale="ja")
+    assert [e.to_dict() for e in again.embeds] == written
+    assert json.loads(json.dumps([e.to_dict() for e in again.embeds])) == written  # sent as plain JSON
+
+
+def test_casting_the_same_datetime_again_gives_its_chart_and_nothing_else_does() -> None:
+    at = datetime(2026, 11, 29, 13, 7, tzinfo=TOKYO)
+    first = cast(at)
+    assert cast(at) is first  # the one datetime a group's casts of a moment share: cast once
+    in_utc = at.astimezone(UTC)  # equal to ``at``, another zone: its own chart
+    assert in_utc == at and cast(in_utc).moment != first.moment
+    assert cast(at, "America/New_York").moment != first.moment
+    assert cast(at, school=replace(first.school, day_changes_at_23=False)).school != first.school
+    assert cast(at, yuejiang=Branch.子).yuejiang == Branch.子 and cast(at).yuejiang == first.yuejiang
+    assert cast(at) == first

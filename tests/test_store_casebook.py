@@ -4,7 +4,7 @@ options, profiles, and deleting every row of a user."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -72,6 +72,15 @@ async def test_a_case_is_kept_exactly_and_survives_a_reopen(store_location: str)
         assert await reopened.case("ZZZZZZ") is None
     finally:
         await reopened.close()
+
+
+async def test_the_case_a_write_returns_is_its_row_read_back_in_every_field(store: Store) -> None:
+    full = replace(draft(guild=None, private=True, question="転職は?"), birth_year=1990, sex="女", matter="general")
+    plain = replace(draft(question=None), instant=None, zone=None, day="甲子", yuejiang="亥", hour="午")
+    for new in (full, plain):
+        saved = await store.add_case(new)
+        assert await store.case(saved.id) == saved
+        assert all(getattr(saved, f.name) == getattr(new, f.name) for f in fields(new))
 
 
 async def test_history_is_newest_first_paged_and_private_cases_stay_with_their_author(store: Store) -> None:

@@ -3,15 +3,17 @@ question, matter and facts give the same embeds, so a study group casting one mo
 the reading, the fields and their layout once.
 
 The reply is kept as the embeds' dicts (what discord.py sends) and given back as fresh
-``discord.Embed`` objects each time (``Embed.from_dict`` with their own field list and fields), so a
-caller that stamps a footer, adds an image or inserts an embed changes only its own copy. Bounded by
-measured size (``texts.lru``): each entry weighs its characters and its dicts.
+``discord.Embed`` objects each time (``Embed.from_dict``, each with a list of fields of its own), so a
+caller that stamps a footer, adds an image, adds or removes a field or inserts an embed changes only
+its own copy. The fields themselves are shared by every copy and refuse to change in place
+(``Shared``): copying two dozen of them for every /cast was most of a warm reply's cost (issue 21).
+Bounded by measured size (``texts.lru``): each entry weighs its characters and its dicts.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import discord
 
@@ -25,7 +27,7 @@ from texts.picture import hour_key
 from . import embeds
 from .embeds import MOMENT_STAMP, ChartReply, chart_reply
 
-__all__ = ["BUDGET", "remembered_reply"]
+__all__ = ["BUDGET", "Shared", "remembered_reply"]
 
 # Bytes of kept replies (≈ 13 KB each as measured: the last 150 or so). A reply missed here is
 # rebuilt from the kept reading and fields in ≈ 80 µs, so more would buy little (4 MB held 300).
@@ -57,7 +59,7 @@ def _measure(written: tuple[dict[str, Any], ...]) -> int:
     for embed in written:
         total += sys.getsizeof(embed)
         for value in embed.values():
-            if isinstance(value, list):
+            if isinstance(value, (list, tuple)):
                 total += sys.getsizeof(value) + sum(
                     sys.getsizeof(f) + sum(sys.getsizeof(v) for v in f.values()) for f in value
                 )
@@ -68,15 +70,47 @@ def _measure(written: tuple[dict[str, Any], ...]) -> int:
     return total
 
 
+class Shared(dict[str, Any]):
+    """A part of a kept reply (a field, the footer, the author) that every copy of the reply holds:
+    changing it in place would change it under every later reply, so that is refused. discord.py's
+    setters (``set_footer``, ``set_image``…) replace such a part rather than change it; to change a
+    field, remove it and add a new one (the copy's field list is its own)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a kept reply's part is shared by every copy of that reply: replace it, do not change it")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+
+def _shared(embed: dict[str, Any]) -> dict[str, Any]:
+    """An embed's dict to keep: its fields (a tuple: each copy gets a list of its own) and its other
+    dicts made ``Shared``."""
+    return {key: (tuple(Shared(f) for f in value) if key == "fields" else Shared(value) if isinstance(value, dict)
+                  else value) for key, value in embed.items()}
+
+
 def _fresh(embed: dict[str, Any]) -> discord.Embed:
-    copied = {key: ([dict(f) for f in value] if key == "fields" else dict(value) if isinstance(value, dict)
-                    else value) for key, value in embed.items()}
-    return discord.Embed.from_dict(copied)
+    fields = embed.get("fields")
+    return discord.Embed.from_dict(embed if fields is None else {**embed, "fields": [*fields]})
+
+
+_LAST_STAMP: tuple[object, str] = (None, "")
 
 
 def _stamp_of(chart: Chart) -> str:
     """What a reply shows of the moment's time: the moment line's clock time, as the line writes it."""
-    return "" if chart.moment is None else format(chart.moment.local, MOMENT_STAMP)
+    global _LAST_STAMP
+    m = chart.moment
+    if m is None:
+        return ""
+    last = _LAST_STAMP
+    if last[0] is m:  # the charts of one moment share it (engine.cast): one formatting for a run of them
+        return last[1]
+    stamp = format(m.local, MOMENT_STAMP)
+    _LAST_STAMP = (m, stamp)  # one tuple: a thread reading it sees a moment with its own stamp
+    return stamp
 
 
 def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None) -> _Kept:
@@ -113,7 +147,7 @@ def remembered_reply(
         kept = None  # the time cannot be rewritten in place: this minute written anew
     if kept is None:
         reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
-        written: tuple[dict[str, Any], ...] = tuple(dict(e.to_dict()) for e in reply.embeds)
+        written: tuple[dict[str, Any], ...] = tuple(_shared(dict(e.to_dict())) for e in reply.embeds)
         kept = _REPLIES.put(key, _kept(written, reply.spirits, stamp, question))
     dicts, at = kept.embeds, kept.at
     if kept.stamp == stamp:

@@ -289,8 +289,12 @@ def case_of(r: Sequence[Any]) -> Case:
 
 
 def case_stored(case_id: str, seq: int, new: NewCase) -> Case:
-    """The case ``new`` as stored under ``case_id`` and ``seq``: its row, as ``case_of`` reads it back."""
-    return case_of((seq, *case_params(case_id, new)))
+    """The case ``new`` as stored under ``case_id`` and ``seq``: what ``case_of`` reads back from its row
+    (made from ``new``'s own typed values, not through a row: issue 21, one for every /cast)."""
+    return Case(seq=seq, id=case_id, guild_id=new.guild_id, channel_id=new.channel_id, author_id=new.author_id,
+                private=bool(new.private), instant=new.instant, zone=new.zone, day=new.day, yuejiang=new.yuejiang,
+                hour=new.hour, school=new.school, question=new.question, birth_year=new.birth_year, sex=new.sex,
+                created_at=new.created_at, matter=new.matter)
 
 
 def case_params(case_id: str, new: NewCase) -> tuple[Any, ...]:
