@@ -400,3 +400,12 @@ async def test_translator_gives_japanese_and_chinese_over_an_english_default() -
 def test_gloss() -> None:
     assert i18n.gloss("反吟・重審") == "反吟・重審 (Reversed Chant · Repeated Scrutiny)"
     assert i18n.gloss("未知") == "未知"
+
+
+def test_group_messages_packs_by_the_sizes_given_and_refuses_sizes_that_do_not_match() -> None:
+    embeds = [discord.Embed(title=str(i), description="d" * 1000) for i in range(6)]
+    sizes = [len(e) for e in embeds]
+    assert group_messages(embeds, sizes) == group_messages(embeds)
+    assert len(group_messages(embeds, [3000] * 6)) == 3  # packed by what the caller says they weigh
+    with pytest.raises(ValueError, match="6 embeds"):
+        group_messages(embeds, sizes[:-1])

@@ -49,6 +49,7 @@ def same_as_written(chart: Chart, **options: Any) -> ChartReply:
     fresh = chart_reply(chart, **options)
     assert dicts(kept) == dicts(fresh), chart.moment
     assert kept.spirits == fresh.spirits
+    assert kept.sizes == tuple(len(e) for e in fresh.embeds)  # the lengths it hands out, for this minute too
     return kept
 
 

@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import discord
 import pytest
 
-from bot.core.embeds import chart_reply
+from bot.casebook.present import case_embeds, stamp
+from bot.core.embeds import EMBED_TOTAL_MAX, chart_reply
 from bot.core.reader import Reader
 from bot.core.replies import remembered_reply
-from bot.store import GuildOptions, Profile, Store, open_store
+from bot.store import Case, GuildOptions, Profile, Store, open_store
 from engine import cast
 from engine.symbols import Branch
 from texts import picture
@@ -180,3 +182,20 @@ def test_casting_the_same_datetime_again_gives_its_chart_and_nothing_else_does()
     assert cast(at, school=replace(first.school, day_changes_at_23=False)).school != first.school
     assert cast(at, yuejiang=Branch.子).yuejiang == Branch.子 and cast(at).yuejiang == first.yuejiang
     assert cast(at) == first
+
+
+@pytest.mark.parametrize("question", [None, "転職できますか"])
+def test_a_case_reply_hands_out_its_embeds_lengths_after_the_case_id_is_stamped(question: str | None) -> None:
+    chart = cast(datetime(2026, 11, 29, 13, 7, tzinfo=TOKYO))
+    case = Case(seq=1, id="AB12CD", guild_id=1, channel_id=2, author_id=3, private=False,
+                instant=chart.moment.local.astimezone(UTC).isoformat() if chart.moment else None, zone=TOKYO.key,
+                day=None, yuejiang=None, hour=None, school="{}", question=question, birth_year=None, sex=None,
+                created_at=0)
+    for _ in range(2):  # written, then kept
+        _, reply = case_embeds(case, "en", chart=chart)
+        assert reply.sizes == tuple(len(e) for e in reply.embeds)
+        assert "AB12CD" in (reply.embeds[0].footer.text or "")
+    crowded = discord.Embed(title="t", description="d" * (EMBED_TOTAL_MAX - 12))
+    crowded.set_footer(text="a footer that leaves no room")
+    size = stamp([crowded], "ZZ99ZZ", "en", len(crowded))
+    assert crowded.footer.text == "Case ZZ99ZZ" and size == len(crowded) <= EMBED_TOTAL_MAX

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -71,16 +72,17 @@ def chart_of(case: Case) -> Chart:
     return engine.cast_classical(case.day, case.yuejiang, case.hour, school=school)
 
 
-def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang) -> None:
-    """Show the case id in the first embed's footer (where it fits; Discord counts footers too)."""
+def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang, size: int | None = None) -> int:
+    """Show the case id in the first embed's footer (where it fits; Discord counts footers too);
+    returns that embed's length then. ``size``: its length before, when the caller knows it."""
     first = embeds[0]
     label = text("case.footer", lang, id=case_id)
     current = first.footer.text or ""
     joined = f"{current} ・ {label}" if current else label
-    if len(first) - len(current) + len(joined) <= EMBED_TOTAL_MAX:
-        first.set_footer(text=joined)
-    else:
-        first.set_footer(text=label)
+    rest = (len(first) if size is None else size) - len(current)
+    shown = joined if rest + len(joined) <= EMBED_TOTAL_MAX else label
+    first.set_footer(text=shown)
+    return rest + len(shown)
 
 
 def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
@@ -93,8 +95,8 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
     known = known_for(chart, case, alone)
     reply = remembered_reply(chart, locale=lang, question=case.question, matter=case.matter, zone_note=zone_note,
                              known=known)
-    stamp(reply.embeds, case.id, lang)
-    return chart, reply
+    first = stamp(reply.embeds, case.id, lang, reply.sizes[0] if reply.sizes else None)
+    return chart, replace(reply, sizes=(first, *reply.sizes[1:])) if reply.sizes else reply
 
 
 async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: Facts | None = None,

@@ -138,15 +138,18 @@ async def send_case(
     needs more messages), with its picture, its notes and the buttons under it."""
     alone = seen_alone(interaction, case, ephemeral)
     chart, reply = case_embeds(case, lang, zone_note=zone_note, chart=chart, alone=alone)
-    embeds = reply.embeds
+    embeds, sizes = reply.embeds, list(reply.sizes)
     if notes:
         body = "\n".join(note_lines(notes, lang))
         # Right under the chart's first embed, so the notes are in the first message with it.
         embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
+        if sizes:
+            sizes.insert(1, len(embeds[1]))
     known = known_for(chart, case, alone)
     picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
     link = site_link(chart, lang, host_of(interaction).config.site_url)  # issue 24 (LIUREN_SITE_URL)
-    await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang, link))
+    await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang, link),
+                     sizes=sizes)
     # issue 22 item 10: a chart others see is read without birth data; its author alone is told what it decides.
     mine = birth_embed(chart, case, lang) if not alone and interaction.user.id == case.author_id else None
     if mine is not None:

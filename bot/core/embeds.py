@@ -234,10 +234,11 @@ def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True, slots=True)
 class ChartReply:
-    """A chart's reply: its embeds, and the 類神 of the matters read (the picture marks their cells)."""
+    """A chart's reply: its embeds, the 類神 read (the picture marks their cells), each embed's len if known."""
 
     embeds: list[discord.Embed]
     spirits: frozenset[General] = frozenset()
+    sizes: tuple[int, ...] = ()  # len(embed) as handed out (issue 21: it walks every field)
 
 
 def chart_reply(
@@ -262,14 +263,8 @@ def chart_reply(
     return ChartReply(embeds, frozenset(s.general for m in sections for s in m.spirits))
 
 
-def chart_embeds(
-    chart: Chart,
-    *,
-    locale: str = "ja",
-    question: str | None = None,
-    zone_note: str | None = None,
-    known: Facts | None = None,
-) -> list[discord.Embed]:
+def chart_embeds(chart: Chart, *, locale: str = "ja", question: str | None = None, zone_note: str | None = None,
+                 known: Facts | None = None) -> list[discord.Embed]:
     """What the daily post sends: the chart and its general reading (``texts.reading.read``)."""
     return chart_reply(chart, locale=locale, question=question, zone_note=zone_note, known=known).embeds
 
@@ -361,12 +356,15 @@ def _fill(first: _Draft, pieces: Iterable[Piece], lang: Lang) -> list[_Draft]:
     return drafts
 
 
-def group_messages(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
-    """Embeds packed in order into messages of at most 10 embeds and 6000 characters each."""
+def group_messages(embeds: Sequence[discord.Embed], sizes: Sequence[int] = ()) -> list[list[discord.Embed]]:
+    """Embeds packed in order into messages of at most 10 embeds and 6000 characters each (``sizes``:
+    their lengths, when the caller knows them; ``len(embed)`` walks every field)."""
+    if sizes and len(sizes) != len(embeds):
+        raise ValueError(f"{len(sizes)} sizes for {len(embeds)} embeds")
     messages: list[list[discord.Embed]] = []
     size = 0
-    for embed in embeds:
-        length = len(embed)  # counted once: discord.py walks every field for it
+    for at, embed in enumerate(embeds):
+        length = sizes[at] if sizes else len(embed)
         if length > EMBED_TOTAL_MAX:
             raise ValueError(f"an embed of {length} characters cannot be sent; build it with build_embeds")
         if not messages or len(messages[-1]) >= EMBEDS_PER_MESSAGE or size + length > EMBED_TOTAL_MAX:

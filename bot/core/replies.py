@@ -37,13 +37,14 @@ _WRITERS = ("read", "answer", "build_embeds")  # bot.core.embeds's names of what
 
 class _Kept(NamedTuple):
     """A reply as kept: the embeds as dicts, the 類神, what they weigh, the moment line's time and where
-    it is in the first embed's description (-1: nowhere it can be rewritten)."""
+    it is in the first embed's description (-1: nowhere it can be rewritten), the embeds' lengths."""
 
     embeds: tuple[dict[str, Any], ...]
     spirits: frozenset[General]
     weight: int
     stamp: str
     at: int
+    sizes: tuple[int, ...]  # each embed's len (the same for every minute: the time is rewritten in place)
 
 
 def _weight(kept: _Kept) -> int:
@@ -113,14 +114,15 @@ def _stamp_of(chart: Chart) -> str:
     return stamp
 
 
-def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None) -> _Kept:
+def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None,
+          sizes: tuple[int, ...]) -> _Kept:
     """A reply to keep, with where its moment's time is in the first embed's description: -1 when
     it is not there once or the question says it too (a giant question's moment line may be in a
     field), so no other minute is made from it."""
     description = written[0].get("description") or ""
     once = stamp and stamp not in (question or "") and description.count(stamp) == 1
     at = description.find(stamp) if once else -1
-    return _Kept(written, spirits, _measure(written), stamp, at)
+    return _Kept(written, spirits, _measure(written), stamp, at, sizes)
 
 
 def remembered_reply(
@@ -132,7 +134,8 @@ def remembered_reply(
     zone_note: str | None = None,
     known: Facts | None = None,
 ) -> ChartReply:
-    """``bot.core.embeds.chart_reply``, kept for the same arguments (a new copy each call).
+    """``bot.core.embeds.chart_reply``, kept for the same arguments (a new copy each call), with its
+    embeds' lengths (``sizes``).
 
     Kept per 時: a minute of a 時 kept for another minute is that reply with the moment line's time
     rewritten (the same length, so the fields are placed alike), which is what writing it gives."""
@@ -148,10 +151,10 @@ def remembered_reply(
     if kept is None:
         reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
         written: tuple[dict[str, Any], ...] = tuple(_shared(dict(e.to_dict())) for e in reply.embeds)
-        kept = _REPLIES.put(key, _kept(written, reply.spirits, stamp, question))
+        kept = _REPLIES.put(key, _kept(written, reply.spirits, stamp, question, tuple(len(e) for e in reply.embeds)))
     dicts, at = kept.embeds, kept.at
     if kept.stamp == stamp:
-        return ChartReply([_fresh(e) for e in dicts], kept.spirits)
+        return ChartReply([_fresh(e) for e in dicts], kept.spirits, kept.sizes)
     description = dicts[0]["description"]
     first = {**dicts[0], "description": f"{description[:at]}{stamp}{description[at + len(stamp):]}"}
-    return ChartReply([_fresh(first), *(_fresh(e) for e in dicts[1:])], kept.spirits)
+    return ChartReply([_fresh(first), *(_fresh(e) for e in dicts[1:])], kept.spirits, kept.sizes)

@@ -36,15 +36,16 @@ def picture_file(picture: Picture) -> discord.File:
 
 async def send_reply(
     interaction: discord.Interaction[Any], embeds: Sequence[discord.Embed], lang: Lang, *,
-    ephemeral: bool = False, picture: Picture | None = None, view: ui.View | None = None,
+    ephemeral: bool = False, picture: Picture | None = None, view: ui.View | None = None, sizes: Sequence[int] = (),
 ) -> None:
     """The embeds as the response, and as followups when they need more than one message.
 
     With a ``picture``, the first message uploads the PNG and its first embed shows it
-    (``attachment://``). A refused followup is said in one more ephemeral line rather than
-    ending in silence (the first message is already out).
+    (``attachment://``). ``sizes``: the embeds' lengths, when known (``group_messages``). A refused
+    followup is said in one more ephemeral line rather than ending in silence (the first message is
+    already out).
     """
-    messages = group_messages(embeds)
+    messages = group_messages(embeds, sizes)
     first: dict[str, Any] = {"embeds": messages[0], "ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
     if view is not None:
         first["view"] = view
