@@ -178,5 +178,3 @@ def render_reading(reading: Reading, lang: Lang, *, with_trace: bool = True) -> 
         lines.extend(f"      {s}" for s in translation_lines(unit, lang))  # issue 25
         lines.extend(f"      ※ {s}" for s in said)
     return "\n".join(lines)
-
-

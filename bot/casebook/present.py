@@ -95,8 +95,8 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
     known = known_for(chart, case, alone)
     reply = remembered_reply(chart, locale=lang, question=case.question, matter=case.matter, zone_note=zone_note,
                              known=known)
-    first = stamp(reply.embeds, case.id, lang, reply.sizes[0] if reply.sizes else None)
-    return chart, replace(reply, sizes=(first, *reply.sizes[1:])) if reply.sizes else reply
+    first = stamp(reply.embeds, case.id, lang, reply.sizes[0])  # a kept reply knows its sizes
+    return chart, replace(reply, sizes=(first, *reply.sizes[1:]))
 
 
 async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: Facts | None = None,

@@ -143,8 +143,7 @@ async def send_case(
         body = "\n".join(note_lines(notes, lang))
         # Right under the chart's first embed, so the notes are in the first message with it.
         embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
-        if sizes:
-            sizes.insert(1, len(embeds[1]))
+        sizes.insert(1, len(embeds[1]))
     known = known_for(chart, case, alone)
     picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
     link = site_link(chart, lang, host_of(interaction).config.site_url)  # issue 24 (LIUREN_SITE_URL)
