@@ -32,14 +32,16 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from enum import Enum
+from functools import wraps
 from operator import attrgetter
 from threading import Lock
 from typing import Generic, TypeVar, cast
 
-__all__ = ["LRU", "Sampled", "size_of"]
+__all__ = ["LRU", "Sampled", "last_one", "size_of"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+A = TypeVar("A")
 
 
 class LRU(Generic[K, V]):
@@ -95,6 +97,33 @@ class LRU(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._items)
 
+
+def last_one(compute: Callable[[A], V]) -> Callable[[A], V]:
+    """``compute``, remembering its last argument (by identity, as immutable values are passed on
+    unchanged) and what it gave: for a value asked of one object several times in a row.
+
+    >>> calls = []
+    >>> double = last_one(lambda x: calls.append(x) or 2 * x)
+    >>> one = (1,)
+    >>> double(one), double(one), double((1,)), len(calls)  # an equal but other object is computed again
+    ((1, 1), (1, 1), (1, 1), 2)
+    """
+    last: tuple[object, V | None] = (_NOTHING, None)
+
+    @wraps(compute)
+    def remembered(argument: A) -> V:
+        nonlocal last
+        seen = last
+        if seen[0] is argument:
+            return cast(V, seen[1])
+        found = compute(argument)
+        last = (argument, found)  # one tuple: a thread reading it sees an argument with its own result
+        return found
+
+    return remembered
+
+
+_NOTHING = object()
 
 # Values every cache shares with the rest of the process: they cost an entry nothing.
 _FREE = (Enum, bool, int, float, type(None), type)

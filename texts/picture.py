@@ -50,7 +50,7 @@ from engine.calendar import Moment
 from engine.chart import Chart
 from engine.facts import Facts
 from engine.terms import General  # issue 18: the 類神 marked
-from texts.lru import LRU
+from texts.lru import LRU, last_one
 from texts.picture_alt import ALT_MAX, alt_text
 from texts.picture_layout import Box, Layout, Role, Text, layout, term
 from texts.picture_text import SCALE, SHORT, Recurring, glyphs, measure, pixels, place
@@ -309,27 +309,18 @@ def _hour_start(m: Moment) -> datetime:
     return local if start == local or start.utcoffset() != local.utcoffset() else start
 
 
+@last_one  # issue 21: a /cast asks for its chart's key for the reply and for the picture
 def hour_key(chart: Chart) -> tuple[object, ...]:
     """What ``of_the_hour(chart)`` is made of, quicker to hash than the chart (which follows from its
     classical inputs and school) and made without building its moment; the offset apart, as a clock
     change's repeated hour has equal local times. Two charts of one key get one picture and one alt
     text (only ``filename`` differs)."""
-    global _LAST_HOUR
-    last = _LAST_HOUR
-    if last[0] is chart:  # issue 21: a /cast asks for its chart's key for the reply and for the picture
-        return last[1]
     m = chart.moment
     if m is None:
-        key: tuple[object, ...] = (chart.day, chart.yuejiang, chart.hour, chart.school, None, None)
-    else:
-        start = _hour_start(m)
-        key = (chart.day, chart.yuejiang, chart.hour, chart.school, m.zone, m.year, m.month, m.day, m.hour,
-               m.yuejiang, m.principal_term, m.sectional_term, start, start.utcoffset())
-    _LAST_HOUR = (chart, key)  # one tuple: a thread reading it sees a chart with its own key
-    return key
-
-
-_LAST_HOUR: tuple[Chart | None, tuple[object, ...]] = (None, ())
+        return chart.day, chart.yuejiang, chart.hour, chart.school, None, None
+    start = _hour_start(m)
+    return (chart.day, chart.yuejiang, chart.hour, chart.school, m.zone, m.year, m.month, m.day, m.hour, m.yuejiang,
+            m.principal_term, m.sectional_term, start, start.utcoffset())
 
 
 def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:

@@ -18,9 +18,10 @@ from typing import Any, NamedTuple, NoReturn
 import discord
 
 from engine import Chart
+from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
-from texts.lru import LRU
+from texts.lru import LRU, last_one
 from texts.matters import Matter
 from texts.picture import hour_key
 
@@ -97,21 +98,14 @@ def _fresh(embed: dict[str, Any]) -> discord.Embed:
     return discord.Embed.from_dict(embed if fields is None else {**embed, "fields": [*fields]})
 
 
-_LAST_STAMP: tuple[object, str] = (None, "")
+@last_one  # the charts of one moment share it (engine.cast): one formatting for a run of them
+def _clock_of(m: Moment) -> str:
+    return format(m.local, MOMENT_STAMP)
 
 
 def _stamp_of(chart: Chart) -> str:
     """What a reply shows of the moment's time: the moment line's clock time, as the line writes it."""
-    global _LAST_STAMP
-    m = chart.moment
-    if m is None:
-        return ""
-    last = _LAST_STAMP
-    if last[0] is m:  # the charts of one moment share it (engine.cast): one formatting for a run of them
-        return last[1]
-    stamp = format(m.local, MOMENT_STAMP)
-    _LAST_STAMP = (m, stamp)  # one tuple: a thread reading it sees a moment with its own stamp
-    return stamp
+    return "" if chart.moment is None else _clock_of(chart.moment)
 
 
 def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None,
