@@ -205,11 +205,19 @@ async def test_the_loop_sleeps_until_the_next_due_time(harness: Harness) -> None
     h.clock.now = NINE
     h.cog.changed()
     await asyncio.wait_for(_until(lambda: len(h.posts(channel)) == 1), 10)
+    # The stand-in holds the post before the bot has its answer and moves the row on: wait for that.
+    await asyncio.wait_for(_until_row(h, channel, lambda row: row.due_day != "2026-05-02"), 10)
     assert (await row_of(h, channel)).due_day == date(2026, 5, 3).isoformat()
+    assert len(h.posts(channel)) == 1
 
 
 async def _until(condition: Any) -> None:
     while not condition():
+        await asyncio.sleep(0.02)
+
+
+async def _until_row(h: Harness, channel: int, condition: Any) -> None:
+    while not condition(await row_of(h, channel)):
         await asyncio.sleep(0.02)
 
 
