@@ -3,6 +3,8 @@ options, profiles, and deleting every row of a user."""
 
 from __future__ import annotations
 
+import os
+import warnings
 from collections.abc import AsyncIterator
 from dataclasses import fields, replace
 from pathlib import Path
@@ -49,6 +51,28 @@ def test_case_ids_are_six_base32_characters_and_typed_ids_are_normalized() -> No
     assert normalize_case_id(" #ab1o2k ") == "AB102K"
     assert normalize_case_id("abc") is None
     assert normalize_case_id("ABCDEU") is None  # U is not in Crockford's alphabet
+
+
+def test_case_ids_use_every_character_across_a_page_of_randomness_and_differ_after_a_fork() -> None:
+    ids = [new_case_id() for _ in range(3000)]  # ~3 pages of the buffered randomness
+    assert len(set(ids)) > 2990
+    for position in range(6):  # each position draws every character (the 10-bit pairs mapped right)
+        assert {i[position] for i in ids} == set(CASE_ID_ALPHABET)
+    read, write = os.pipe()
+    with warnings.catch_warnings():  # Python 3.12 warns of forking a process with threads; the child only writes
+        warnings.simplefilter("ignore", DeprecationWarning)
+        child = os.fork()
+    if child == 0:  # the child's next ids, written back to the parent
+        try:
+            os.write(write, "".join(new_case_id() for _ in range(8)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    with os.fdopen(read, "rb") as pipe:
+        theirs = pipe.read().decode()
+    ours = "".join(new_case_id() for _ in range(8))
+    assert len(theirs) == 48 and theirs != ours  # the child read the system's randomness afresh
 
 
 def test_school_options_round_trip_and_keep_every_option() -> None:
