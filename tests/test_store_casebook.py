@@ -4,6 +4,8 @@ options, profiles, and deleting every row of a user."""
 from __future__ import annotations
 
 import os
+import select
+import signal
 import warnings
 from collections.abc import AsyncIterator
 from dataclasses import fields, replace
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, open_store
+from bot.store import Store, open_store, values
 from bot.store.values import (
     CASE_ID_ALPHABET,
     GuildOptions,
@@ -59,16 +61,24 @@ def test_case_ids_use_every_character_across_a_page_of_randomness_and_differ_aft
     for position in range(6):  # each position draws every character (the 10-bit pairs mapped right)
         assert {i[position] for i in ids} == set(CASE_ID_ALPHABET)
     read, write = os.pipe()
-    with warnings.catch_warnings():  # Python 3.12 warns of forking a process with threads; the child only writes
+    # Forked while a thread holds the ids' lock (here this one): the child must not wait on it forever.
+    with values._RANDOM._lock, warnings.catch_warnings():  # Python 3.12 warns of forking with threads
         warnings.simplefilter("ignore", DeprecationWarning)
         child = os.fork()
-    if child == 0:  # the child's next ids, written back to the parent
-        try:
-            os.write(write, "".join(new_case_id() for _ in range(8)).encode())
-        finally:
-            os._exit(0)
+        if child == 0:  # the child's next ids, written back to the parent
+            try:
+                os.write(write, "".join(new_case_id() for _ in range(8)).encode())
+            finally:
+                os._exit(0)
     os.close(write)
-    os.waitpid(child, 0)
+    answered: list[int] = []
+    try:
+        answered, _, _ = select.select([read], [], [], 10)
+        assert answered, "the forked child never wrote its ids (stuck on a lock held at the fork?)"
+    finally:
+        if not answered:
+            os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
     with os.fdopen(read, "rb") as pipe:
         theirs = pipe.read().decode()
     ours = "".join(new_case_id() for _ in range(8))

@@ -232,12 +232,14 @@ class _Randomness:
             self._at = at + 4
             return int.from_bytes(self._page[at:at + 4], "little")
 
-    def forget(self) -> None:
+    def after_fork(self) -> None:
+        """In a forked child: nothing of the parent's page, and a lock no parent thread can be holding."""
+        self._lock = threading.Lock()
         self._page, self._at = b"", 0
 
 
 _RANDOM = _Randomness()
-os.register_at_fork(after_in_child=_RANDOM.forget)
+os.register_at_fork(after_in_child=_RANDOM.after_fork)
 
 
 def new_case_id() -> str:
