@@ -27,6 +27,7 @@ from texts.when import default_zone
 from .core.collector import settle
 from .core.host import make_bot
 from .core.logs import install_redaction
+from .core.worker import pace_threads
 from .store import Location, Store, StoreError, StoreUnavailable, default_location, open_store
 
 NO_TOKEN_HELP = """\
@@ -126,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return 0
     setup_logging(token, logging.DEBUG if args.debug else logging.INFO)
+    pace_threads()  # issue 21: workers wait longer before taking the interpreter lock from the loop
     try:
         asyncio.run(_run(token, args.sync))
     except StoreError as error:

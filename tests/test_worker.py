@@ -1,11 +1,14 @@
 """The bot's worker pool (bot/core/worker.py, issue 21): what the drawings freed goes back to the
 system once the pool has been idle ``QUIET_S``, not after every piece of work (a trimmed heap is
-faulted back in by the next drawing)."""
+faulted back in by the next drawing); and the bot's process runs with a longer thread switch interval."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+from collections.abc import Coroutine, Iterator
+from typing import Any
 
 import pytest
 
@@ -88,3 +91,30 @@ async def test_a_failed_piece_of_work_is_counted_done(libc: _Libc) -> None:
         await worker.off_loop(divmod, 1, 0)
     await _settle(libc)
     assert libc.trims == 1
+
+
+@pytest.fixture
+def switch_interval() -> Iterator[float]:
+    """The process's switch interval, restored after the test (it is process-wide)."""
+    before = sys.getswitchinterval()
+    yield before
+    sys.setswitchinterval(before)
+
+
+def test_the_bot_runs_with_the_longer_switch_interval(monkeypatch: pytest.MonkeyPatch,
+                                                      switch_interval: float) -> None:
+    """``python -m bot`` runs its event loop with SWITCH_INTERVAL_S (issue 21), not CPython's 5 ms."""
+    import bot.__main__ as entry
+
+    seen: list[float] = []
+
+    def run(main: Coroutine[Any, Any, None]) -> None:
+        seen.append(sys.getswitchinterval())
+        main.close()  # never connects: the interval the loop would run with is what is checked
+
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setattr(entry, "setup_logging", lambda token, level: None)
+    monkeypatch.setattr(asyncio, "run", run)
+    assert switch_interval != worker.SWITCH_INTERVAL_S
+    assert entry.main([]) == 0
+    assert seen == [pytest.approx(worker.SWITCH_INTERVAL_S)]

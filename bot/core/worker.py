@@ -10,6 +10,9 @@ the C library has it), and what the drawings freed is handed back to the system 
 once the workers have had nothing to do for ``QUIET_S`` (a picture's buffers are megabytes; glibc
 would keep them). Not after every drawing: a trimmed heap is faulted back in page by page by the
 next one (~2,000 page faults, a quarter of a new chart's drawing, as measured for issue 21).
+
+The bot's process also lets a thread that waits for the interpreter lock wait longer before it
+forces the lock's holder to let go (``pace_threads``): see ``SWITCH_INTERVAL_S``.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-__all__ = ["QUIET_S", "WORKERS", "off_loop"]
+__all__ = ["QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "off_loop", "pace_threads"]
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -53,6 +57,15 @@ if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, WORKERS)
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
 QUIET_S = 1.0
+# issue 21: how long a thread waiting for the interpreter lock waits before it makes the holder let
+# go. With CPython's 5 ms, under load the database's thread (after each SQLite call) and the drawing
+# worker (after each Pillow call) took the lock from the event loop's thread hundreds of times a
+# second, each a forced hand-over and back. The loop lets go of the lock by itself at every socket
+# read and write and at every wait for events, so a waiting worker still gets it within a fraction
+# of a millisecond while the loop is busy. bench/bot_bench.py, interleaved (8 runs of 5 ms, 11 of
+# 50 ms; medians): same moment, CPU per interaction 1.35× → 1.24× the peer's and latency
+# 1.51× → 1.34×; new minutes with pictures, CPU 1.35× → 1.33×. 20 ms and 200 ms did worse.
+SWITCH_INTERVAL_S = 0.05
 _pending = [0]  # work handed to the pool and not yet finished there (counted on the event loop)
 _quiet: list[asyncio.TimerHandle | None] = [None]  # the trim due once the pool has been idle QUIET_S
 
@@ -90,3 +103,9 @@ async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwarg
     _pending[0] += 1
     running.add_done_callback(lambda _: _tell(loop))
     return await asyncio.wrap_future(running, loop=loop)
+
+
+def pace_threads() -> None:
+    """Set the process's thread switch interval to ``SWITCH_INTERVAL_S`` (the bot's process only:
+    ``python -m bot``; it is process-wide)."""
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
