@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import tomllib
+import tracemalloc
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
@@ -93,6 +94,38 @@ def test_the_png_holds_exactly_the_painted_pixels(theme: picture.Theme) -> None:
     rgb = painted.convert("RGB")
     same_rgb = Image.open(BytesIO(picture.encode(rgb))).convert("RGB").tobytes() == rgb.tobytes()
     assert same_rgb, "an RGB picture's PNG does not decode to its pixels"
+
+
+@pytest.mark.parametrize("rows", [1, picture.STRIP_ROWS - 1, picture.STRIP_ROWS, 2 * picture.STRIP_ROWS,
+                                  2 * picture.STRIP_ROWS + 1])
+def test_every_row_is_kept_across_the_strips(rows: int) -> None:
+    """The rows go to the compressor in strips (issue 21): a picture of one strip, of a whole number of
+    strips, and one row more or fewer, each decodes to exactly its pixels."""
+    painted = picture.paint(_layout(golden_charts()["chongshen"]), "dark")
+    part = painted.crop((0, painted.height - rows, painted.width, painted.height))  # the legend's rows: not blank
+    back = Image.open(BytesIO(picture.encode(part)))
+    assert (back.size, back.getpalette()) == (part.size, part.getpalette())
+    assert back.tobytes() == part.tobytes(), f"{rows} rows: the pixels differ"
+
+
+def test_encoding_never_copies_the_whole_picture() -> None:
+    """Issue 21: the encoder's buffers stay a fraction of the picture's pixels (a whole copy stayed in
+    the drawing thread's malloc arena after every drawing); Python's own allocations are traced."""
+    painted = picture.paint(_layout(golden_charts()["chongshen"]), "dark")
+    pixels = painted.width * painted.height
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        start, _ = tracemalloc.get_traced_memory()
+        picture.encode(painted)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        if not was_tracing:
+            tracemalloc.stop()
+    held = (peak - start) / 2**20
+    assert peak - start < pixels / 2, f"the encoding held {held:.2f} MB of a {pixels / 2**20:.2f} MB picture"
 
 
 def test_every_character_the_picture_may_draw_is_in_the_font() -> None:
