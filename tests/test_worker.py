@@ -5,12 +5,14 @@ faulted back in by the next drawing); and the bot's process runs with a longer t
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import sys
 import threading
 from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.core import worker
 
@@ -118,3 +120,34 @@ def test_the_bot_runs_with_the_longer_switch_interval(monkeypatch: pytest.Monkey
     assert switch_interval != worker.SWITCH_INTERVAL_S
     assert entry.main([]) == 0
     assert seen == [pytest.approx(worker.SWITCH_INTERVAL_S)]
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def _mapped_bytes(libc: ctypes.CDLL) -> int:
+    """glibc's count of the bytes in blocks it mapped on their own (``hblkhd``)."""
+    return int(libc.mallinfo2().hblkhd)
+
+
+@pytest.mark.skipif(worker._LIBC is None or not hasattr(worker._LIBC, "mallinfo2"), reason="glibc ≥ 2.33 only")
+def test_a_canvas_is_mapped_on_its_own_even_after_one_was_freed() -> None:
+    """Issue 21: glibc raises its threshold to the size of the first mapped block freed, so every
+    later canvas came from an arena and stayed there; the pool's threshold keeps every canvas mapped
+    (and given back when freed), the first and the ones after it alike."""
+    libc = worker._LIBC
+    assert libc is not None
+    libc.mallinfo2.restype = _MallInfo2
+    size = (880, 2348)  # a chart's canvas: 2 MB, one byte a pixel
+
+    def canvas_mapped() -> int:
+        before = _mapped_bytes(libc)
+        canvas = Image.new("P", size)
+        grown = _mapped_bytes(libc) - before
+        del canvas
+        return grown
+
+    first, later = canvas_mapped(), canvas_mapped()
+    assert first >= size[0] * size[1] and later >= size[0] * size[1], (first, later)
