@@ -160,18 +160,20 @@ def watch(interaction: discord.Interaction[Any], after: float = ACK_AFTER) -> No
 class _Deadlines:
     """When each watched interaction of one event loop must have answered, in the order they came
     (issue 21: one timer for all, at the earliest deadline, not a timer or a sleeping task per
-    interaction). The deferral's task is made only for one that has not answered by its deadline."""
+    interaction). The deferral's task is made only for one that has not answered by its deadline.
+    Each is held weakly: an interaction its command has finished with is not kept ``ACK_AFTER``
+    longer (under load, a few seconds' worth of interactions and their replies' objects)."""
 
     def __init__(self) -> None:
-        self._due: deque[tuple[float, AckedResponse]] = deque()
+        self._due: deque[tuple[float, weakref.ref[AckedResponse]]] = deque()
         self._timer: asyncio.TimerHandle | None = None
 
     def add(self, loop: asyncio.AbstractEventLoop, after: float, response: AckedResponse) -> None:
         at = loop.time() + after
         if self._due and at < self._due[-1][0]:  # sooner than one before it (another `after`): a timer of its own
-            loop.call_at(at, _deadline, response)
+            loop.call_at(at, _deadline, weakref.ref(response))
             return
-        self._due.append((at, response))
+        self._due.append((at, weakref.ref(response)))
         if self._timer is None:
             self._timer = loop.call_at(at, self._fire, loop)
 
@@ -184,8 +186,9 @@ class _Deadlines:
             self._timer = loop.call_at(self._due[0][0], self._fire, loop)
 
 
-def _deadline(response: AckedResponse) -> None:
-    if response.is_done() or expired(response._parent):
+def _deadline(held: weakref.ref[AckedResponse]) -> None:
+    response = held()
+    if response is None or response.is_done() or expired(response._parent):
         return
     task = asyncio.get_running_loop().create_task(response.auto_defer(), name="liuren-ack")
     _watchdogs.add(task)
