@@ -7,21 +7,30 @@ long as it does (modules, the words, the charts, discord.py's state), and every 
 walked them all again; ``gc.freeze`` moves them to a generation the collector never searches (they
 are still freed if they die). Frozen before the store was even opened, as it once was, the quiz's
 charts alone (30,000 objects) stayed in the searched heap, and a full pass under load took ~47 ms
-instead of ~30 ms (bench/bot_bench.py: one every 600 or so /cast). CPython's
-thresholds are kept: searching the youngest generation less often (every 10,000 allocations
-instead of 700) cut its time per /cast from ~0.05 ms to ~0.03 ms, but each interaction is in a
-reference cycle with its response (as in discord.py), and what waited for the pass held the
-resident set 5–10 MB higher after 10,000 casts (bench/bot_bench.py --memory 10000).
+instead of ~30 ms (bench/bot_bench.py: one every 600 or so /cast).
+
+The youngest generation is searched every ``YOUNG_THRESHOLD`` allocations instead of CPython's 700:
+with 64 /cast in flight, each search found the interactions in flight alive and moved them on, so
+the middle generation's searches (~1.1 ms each, every tenth) walked them again. Every 10,000 (tried
+before the ack watchdog let go of answered interactions, bot.core.ack) had held the resident set
+5-10 MB higher after 10,000 casts: the garbage waits for the pass. Measured for issue 21
+(bench/bot_bench.py, interleaved, 11 runs each): CPU per interaction with pictures 1.47x -> 1.40x
+the peer (median; the event loop's thread 1.27x -> 1.21x); RSS after the memory run 89.7-90.1 ->
+91.3 MB. The other two thresholds are CPython's.
 """
 
 from __future__ import annotations
 
 import gc
 
-__all__ = ["settle"]
+__all__ = ["YOUNG_THRESHOLD", "settle"]
+
+YOUNG_THRESHOLD = 2_000
 
 
 def settle() -> None:
-    """Collect, then freeze what exists now (call once, when start-up's objects are made)."""
+    """Collect, then freeze what exists now (call once, when start-up's objects are made); from
+    then on the youngest generation is searched every ``YOUNG_THRESHOLD`` allocations."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
