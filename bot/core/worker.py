@@ -10,7 +10,7 @@ the C library has it), and what the drawings freed is handed back to the system 
 once the workers have had nothing to do for ``QUIET_S`` (a picture's buffers are megabytes; glibc
 would keep them). Not after every drawing: a trimmed heap is faulted back in page by page by the
 next one (~2,000 page faults, a quarter of a new chart's drawing, as measured for issue 21).
-A picture's canvas (2 MB) is always mapped on its own and given back when freed
+A picture's canvas (2 MB) is mapped on its own and given back when freed
 (``MMAP_THRESHOLD``): by default glibc raises its threshold to the size of the first such block
 freed, and from then on every canvas came from the arena and stayed there.
 
@@ -61,7 +61,8 @@ def _glibc() -> ctypes.CDLL | None:
 
 WORKERS = max(1, min(4, _cores()))
 _LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
-# issue 21: blocks from 1 MiB up (a picture's canvas) are mapped and unmapped, never kept in an arena.
+# issue 21: blocks from 1 MiB up (a picture's canvas) are mapped and unmapped, not kept in an arena
+# (one is still served from a free chunk an arena already holds, when there is one that large).
 # Setting it stops glibc's own raising of both thresholds, so the trim threshold is set to what that
 # raising gave a drawing process (twice the largest block freed), lest the main heap's top be
 # handed back and faulted in again after every few frees. Two threads drawing 200 new charts, medians
