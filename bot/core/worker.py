@@ -66,8 +66,8 @@ _LIBC = _glibc()  # None for another C library: its own allocator, nothing to ca
 # Setting it stops glibc's own raising of both thresholds, so the trim threshold is set to what that
 # raising gave a drawing process (twice the largest block freed), lest the main heap's top be
 # handed back and faulted in again after every few frees. Two threads drawing 200 new charts, medians
-# (the last 180): 626 page faults a drawing instead of 1, 7.5-9.2 -> 8.1-9.8 ms; resident 48.8-49.0 ->
-# 44.2-44.7 MB (the arena 5.4 -> 2.7 MB, the main heap 13.7 -> 12.0-12.3 MB).
+# (the last 180), with both thresholds as set here: 506 page faults a drawing instead of 1; resident
+# 48.8-48.9 -> 44.7-44.8 MB (the arena 5.3 -> 3.0 MB, the main heap 13.8 -> 11.8-12.1 MB).
 MMAP_THRESHOLD = 2**20
 if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, WORKERS)
