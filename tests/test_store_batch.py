@@ -47,10 +47,11 @@ def count_batches(store: Store, *, atomic: bool = True) -> list[int]:
     sizes: list[int] = []
     write = store.driver.fetch_batch
 
-    async def counted(steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
+    async def counted(steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
+                      flushed: bool = True) -> list[Rows]:
         if atomic is wanted:
             sizes.append(sum(len(params) for _, params in steps) // CASE_WIDTH if atomic else len(steps))
-        return await write(steps, atomic=atomic)
+        return await write(steps, atomic=atomic, flushed=flushed)
 
     wanted = atomic
 

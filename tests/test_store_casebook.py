@@ -3,13 +3,17 @@ options, profiles, and deleting every row of a user."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import signal
+import subprocess
+import sys
 import warnings
 from collections.abc import AsyncIterator
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +31,7 @@ from bot.store.values import (
 from engine.school import School
 
 T = 1_800_000_000
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def draft(author: int = 7, guild: int | None = 100, *, private: bool = False, at: int = T,
@@ -189,6 +194,71 @@ async def test_profile_and_deleting_every_row_of_a_user(store: Store) -> None:
     assert await store.cases_by_author(7, 0, 50) == ()
     assert [n.body for n in await store.case_notes([theirs.id, mine.id])] == ["their own note"]
     assert await store.case(theirs.id) is not None
+
+
+def _synchronous(store: Store) -> tuple[str, object, object]:
+    """How to ask the backend whether a commit waits for the disk, and its answers: not, and does."""
+    if store.location.path is not None:
+        return "PRAGMA synchronous", 1, 2  # NORMAL, FULL
+    return "SELECT current_setting('synchronous_commit')", "off", "on"
+
+
+async def test_only_the_cases_of_casts_commit_without_waiting_for_the_disk(store: Store) -> None:
+    """Issue 21: the cases /cast writes in batches are committed unflushed (Driver.fetch_batch), in
+    that transaction alone; the next write waits for the disk again, even after a failed batch."""
+    ask, unflushed, flushed = _synchronous(store)
+    asked: list[bool] = []
+    write = store.driver.fetch_batch
+
+    async def seen(steps: Any, *, atomic: bool = True, flushed: bool = True) -> Any:
+        asked.append(flushed)
+        return await write(steps, atomic=atomic, flushed=flushed)
+
+    setattr(store.driver, "fetch_batch", seen)  # noqa: B010 - see how the store writes its cases
+    await store.add_case(draft())
+    assert asked == [False]
+    assert await write([(ask, ())] * 2, flushed=False) == [[(unflushed,)]] * 2
+    assert await write([(ask, ())], flushed=False) == [[(unflushed,)]]  # one statement: autocommit
+    assert await write([(ask, ())] * 2) == [[(flushed,)]] * 2
+    with pytest.raises(Exception, match="no_such_table"):
+        await write([(ask, ()), ("INSERT INTO no_such_table VALUES (1)", ())], flushed=False)
+    assert await store.driver.fetch(ask) == [(flushed,)]
+    await store.set_profile(Profile(7, 1990, "男"))
+    assert await store.driver.fetch(ask) == [(flushed,)]
+
+
+def test_a_cast_case_outlives_the_process_that_wrote_it(tmp_path: Path) -> None:
+    """An unflushed case is committed: the process ending at once, unclosed (no checkpoint), loses
+    nothing (the promise of bot.store.batch for a crash or a restart)."""
+    path = tmp_path / "liuren.sqlite3"
+    script = (
+        "import asyncio, os, sys\n"
+        "from dataclasses import replace\n"
+        "from bot.store import open_store\n"
+        "from tests.test_store_casebook import draft\n"
+        "async def main():\n"
+        f"    store = await open_store({str(path)!r})\n"
+        "    ids = [c.id for c in await asyncio.gather(*(store.add_case(replace(draft(), author_id=n))"
+        " for n in range(40)))]\n"
+        "    print(' '.join(ids), flush=True)\n"
+        "    os._exit(0)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    ids = done.stdout.split()
+    assert len(set(ids)) == 40
+    assert Path(f"{path}-wal").stat().st_size > 0  # left unmerged, as a crash leaves it
+
+    async def read_back() -> list[int]:
+        store = await open_store(path)
+        try:
+            return [case.author_id for case in [await store.case(i) for i in ids] if case is not None]
+        finally:
+            await store.close()
+
+    assert sorted(asyncio.run(read_back())) == list(range(40))
 
 
 async def test_a_sqlite_file_that_held_cases_is_not_silently_replaced(tmp_path: Path) -> None:

@@ -3,8 +3,10 @@ and reads gathered into one trip to the database (the options and profiles not r
 
 Each caller still awaits its own write: it gets the rows its statement returned once the
 transaction holding it has committed, or the error the database raised. Nothing is reported as
-stored before it is, so no write is lost to a crash, a restart or a failure, and a failure reaches
-the caller who made the write (a /cast then says the database is busy, as for a write of its own).
+stored before it is, so no write is lost to the bot's process crashing or restarting, or to a
+failure, and a failure reaches the caller who made the write (a /cast then says the database is
+busy, as for a write of its own). What "committed" promises against a crash of the machine is the
+``write`` function's (the store's cases: ``Driver.fetch_batch(flushed=False)``).
 
 A write made while no transaction is being written starts one at the loop's next turn, with the
 other writes made by then; writes made while one is being written go into the next, which starts

@@ -51,9 +51,17 @@ class Driver(Protocol):
         """One statement for many parameter rows, in one transaction."""
         ...
 
-    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
+                          flushed: bool = True) -> list[Rows]:
         """The statements in one trip to the database, in one transaction (all or nothing) unless
-        not ``atomic`` (reads: each on its own); the rows each returned ([] for none)."""
+        not ``atomic`` (reads: each on its own); the rows each returned ([] for none).
+
+        Not ``flushed``: the commit returns once the database has the transaction, before its log
+        is on the disk (SQLite's ``synchronous = NORMAL`` in WAL mode, PostgreSQL's
+        ``synchronous_commit = off``, for that transaction alone). It survives the bot's process
+        ending, crashing or restarting; a crash of the machine or a power cut within moments of it
+        may roll it back, whole, never half (the next flushed commit or checkpoint flushes it too).
+        Every other write waits for the disk."""
         ...
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,

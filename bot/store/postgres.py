@@ -211,13 +211,17 @@ class PostgresDriver:
                 counts.append((await conn.execute(sql(statement), tuple(params))).rowcount)
         return counts
 
-    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
-        found: list[Rows] = []
-        async with self._connection() as conn, conn.transaction() if atomic else nullcontext():
-            for statement, params in steps:
-                cursor = await conn.execute(sql(statement), tuple(params))
-                found.append(list(await cursor.fetchall()) if cursor.description is not None else [])
-        return found
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
+                          flushed: bool = True) -> list[Rows]:
+        async with self._connection() as conn:
+            if atomic:
+                async with conn.transaction():
+                    return await _fetch_each(conn, steps, flushed)
+            found: list[Rows] = []
+            for step in steps:  # each statement a transaction of its own (autocommit when flushed)
+                async with nullcontext() if flushed else conn.transaction():
+                    found += await _fetch_each(conn, [step], flushed)
+            return found
 
     async def execute_many(self, statement: str, rows: Sequence[Params]) -> None:
         async with self._connection() as conn, conn.transaction(), conn.cursor() as cursor:
@@ -248,3 +252,16 @@ class PostgresDriver:
             return
         self._closed = True
         await self._pool.close()
+
+
+async def _fetch_each(conn: psycopg.AsyncConnection[Any], steps: Sequence[tuple[str, Params]],
+                      flushed: bool) -> list[Rows]:
+    """Each statement's rows; not ``flushed``: the open transaction commits without waiting for its
+    WAL to reach the disk (``Driver.fetch_batch``; ``SET LOCAL`` ends with the transaction)."""
+    if not flushed:
+        await conn.execute("SET LOCAL synchronous_commit = off")
+    found: list[Rows] = []
+    for statement, params in steps:
+        cursor = await conn.execute(sql(statement), tuple(params))
+        found.append(list(await cursor.fetchall()) if cursor.description is not None else [])
+    return found

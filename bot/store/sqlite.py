@@ -40,6 +40,9 @@ RESTORE = "restore it from a backup (see docs/admin.md) or point LIUREN_DB at an
 BUSY_TIMEOUT = 5.0
 STATEMENT_TIMEOUT = 10.0
 LOW_SPACE = 4 * 1024 * 1024  # bytes free under which a disk I/O error is read as a full disk
+# Every commit waits for the WAL to be on the disk, except the casebook's batched writes of casts
+# (``fetch_batch(flushed=False)``, issue 21: the fsync was most of a /cast's wait for its case).
+SYNCHRONOUS = "FULL"
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode) that say "not now" rather than "damaged".
 _BUSY, _LOCKED, _INTERRUPT, _IOERR, _FULL, _CANTOPEN = 5, 6, 9, 10, 13, 14
@@ -192,6 +195,7 @@ def connect(path: Path) -> sqlite3.Connection:
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if not memory and str(mode).lower() != "wal":
             raise StoreError(f"{path}: cannot use WAL journal mode (got {mode!r}); is the folder on a network disk?")
+        conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # whatever SQLite was built with
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
     except sqlite3.DatabaseError as error:
         conn.close()
@@ -302,15 +306,21 @@ class SqliteDriver:
         values = [tuple(r) for r in rows]
         await self.run(lambda conn: _in_transaction(conn, lambda: conn.executemany(statement, values)))
 
-    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True) -> list[Rows]:
+    async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
+                          flushed: bool = True) -> list[Rows]:
         work = [(statement, tuple(params)) for statement, params in steps]
 
         def each(conn: sqlite3.Connection) -> list[Rows]:
             return [list(conn.execute(statement, params).fetchall()) for statement, params in work]
 
-        if len(work) == 1 or not atomic:  # each statement a transaction of its own (autocommit)
-            return await self.run(each)
-        return await self.run(lambda conn: _in_transaction(conn, lambda: each(conn)))
+        def together(conn: sqlite3.Connection) -> list[Rows]:
+            if len(work) == 1 or not atomic:  # each statement a transaction of its own (autocommit)
+                return each(conn)
+            return _in_transaction(conn, lambda: each(conn))
+
+        if flushed:
+            return await self.run(together)
+        return await self.run(lambda conn: _unflushed(conn, together))
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,
                     limit: int) -> tuple[Claimed, ...]:
@@ -339,6 +349,17 @@ class SqliteDriver:
         finally:
             self._closed = True
             self._executor.shutdown(wait=True)
+
+
+def _unflushed(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``work(conn)`` with its commits not waiting for the disk (``Driver.fetch_batch``): WAL mode's
+    ``synchronous = NORMAL`` (each commit a write to the WAL file, no fsync), then ``FULL`` again
+    for every other write."""
+    conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        return work(conn)
+    finally:
+        conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
 
 
 def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
