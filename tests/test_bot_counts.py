@@ -12,7 +12,7 @@ import pytest
 
 import engine
 import texts.when
-from bot.store import GuildOptions, Store
+from bot.store import GuildOptions, Profile, Store
 from engine import calendar
 from testkit.daily_harness import Harness, utc
 from testkit.discord_standin import DiscordStandIn
@@ -42,13 +42,13 @@ class Counts:
         self.monkeypatch.setattr(owner, name, counted)
 
     def store(self, store: Store) -> None:
-        original = store.guild_options
+        original = store.reader
 
-        async def counted(guild_id: int) -> GuildOptions:
-            self.seen["options"] += 1
-            return await original(guild_id)
+        async def counted(guild_id: int | None, user_id: int | None) -> tuple[GuildOptions, Profile | None]:
+            self.seen["options"] += guild_id is not None  # guild_options reads through it too
+            return await original(guild_id, user_id)
 
-        self.monkeypatch.setattr(store, "guild_options", counted)
+        self.monkeypatch.setattr(store, "reader", counted)
 
     def reset(self) -> None:
         self.seen.clear()

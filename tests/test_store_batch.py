@@ -40,17 +40,20 @@ async def store(store_location: str) -> AsyncIterator[Store]:
 CASE_WIDTH = len(case_params("AAAAAA", draft()))  # the values each case's row takes
 
 
-def count_batches(store: Store, *, atomic: bool = True) -> list[int]:
-    """The sizes of the batches the store sends, as they are sent: the reads (not ``atomic``) one
-    step each, the cases written (``atomic``) by their rows (issue 21: the rows of a batch are one
-    statement's)."""
+def count_batches(store: Store, *, atomic: bool = True, statements: list[int] | None = None) -> list[int]:
+    """The sizes of the batches the store sends, as they are sent: the reads (not ``atomic``) by
+    their keys, the cases written (``atomic``) by their rows (issue 21: the rows of a batch are a
+    few statements', and so are the keys of each read); ``statements``, if given, gets each batch's
+    statements."""
     sizes: list[int] = []
     write = store.driver.fetch_batch
 
     async def counted(steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
                       flushed: bool = True) -> list[Rows]:
         if atomic is wanted:
-            sizes.append(sum(len(params) for _, params in steps) // CASE_WIDTH if atomic else len(steps))
+            sizes.append(sum(len(params) for _, params in steps) // (CASE_WIDTH if atomic else 1))
+            if statements is not None:
+                statements.append(len(steps))
         return await write(steps, atomic=atomic, flushed=flushed)
 
     wanted = atomic
@@ -73,13 +76,57 @@ async def test_casts_made_together_share_a_transaction_and_each_is_stored(store:
 async def test_options_and_profiles_not_remembered_are_read_together(store: Store) -> None:
     await store.set_profile(Profile(3, 1990, "男", "Europe/Paris"))
     await store.set_guild_options(11, GuildOptions(language="en"))
-    sizes = count_batches(store, atomic=False)
-    profiles = await asyncio.gather(*(store.profile(u) for u in range(30)))
+    statements: list[int] = []
+    sizes = count_batches(store, atomic=False, statements=statements)
+    profiles = await asyncio.gather(*(store.profile(u) for u in [*range(40), 3, 39]))
     options = await asyncio.gather(*(store.guild_options(g) for g in range(5, 15)))
-    assert profiles[3] == Profile(3, 1990, "男", "Europe/Paris") and profiles.count(None) == 29
+    assert profiles[3] == profiles[40] == Profile(3, 1990, "男", "Europe/Paris") and profiles.count(None) == 40
     assert options[6] == GuildOptions(language="en") and options.count(GuildOptions()) == 9
-    assert sum(sizes) == 40 and len(sizes) < 40, sizes
-    assert await store.profile(3) == profiles[3] and sum(sizes) == 40  # remembered: not read again
+    # each key read once, many to a statement: 40 profiles in two (32 + 8), 10 servers' options in two (8 + 2)
+    assert sizes == [40, 10] and statements == [2, 2], (sizes, statements)
+    assert await store.profile(3) == profiles[3] and sizes == [40, 10]  # remembered: not read again
+
+
+async def test_a_reader_s_options_and_profile_come_in_one_trip(store: Store) -> None:
+    """Issue 21: a /cast's reader (bot.core.reader.resolve): the server's options and the user's
+    profile, neither remembered, in one trip to the database; then in none."""
+    await store.set_profile(Profile(3, 1990, "男", "Europe/Paris"))
+    await store.set_guild_options(11, GuildOptions(language="en"))
+    trips: list[str] = []
+    fetch, fetch_batch = store.driver.fetch, store.driver.fetch_batch
+
+    async def one(statement: str, params: Params = ()) -> Rows:
+        trips.append("fetch")
+        return await fetch(statement, params)
+
+    async def many(steps: Sequence[tuple[str, Params]], **options: Any) -> list[Rows]:
+        trips.append(f"fetch_batch of {len(steps)}")
+        return await fetch_batch(steps, **options)
+
+    setattr(store.driver, "fetch", one)  # noqa: B010 - count the trips
+    setattr(store.driver, "fetch_batch", many)  # noqa: B010
+    assert await store.reader(11, 3) == (GuildOptions(language="en"), Profile(3, 1990, "男", "Europe/Paris"))
+    assert trips == ["fetch_batch of 2"]
+    assert await store.reader(11, 3) == (GuildOptions(language="en"), Profile(3, 1990, "男", "Europe/Paris"))
+    assert await store.reader(None, None) == (GuildOptions(), None)
+    assert await store.reader(12, 4) == (GuildOptions(), None)
+    assert trips == ["fetch_batch of 2", "fetch_batch of 2"]
+
+
+async def test_a_refused_read_of_both_is_told(store: Store) -> None:
+    """Both reads fail together: the caller gets the database's error, and the next read, the
+    database back, reads both (nothing was remembered of the failed one)."""
+    fetch_batch = store.driver.fetch_batch
+
+    async def refused(steps: Sequence[tuple[str, Params]], **options: Any) -> list[Rows]:
+        raise StoreUnavailable("the database is busy")
+
+    setattr(store.driver, "fetch_batch", refused)  # noqa: B010
+    with pytest.raises(StoreUnavailable):
+        await store.reader(11, 3)
+    setattr(store.driver, "fetch_batch", fetch_batch)  # noqa: B010
+    await store.set_profile(Profile(3, 1990, "男"))
+    assert await store.reader(11, 3) == (GuildOptions(), Profile(3, 1990, "男"))
 
 
 async def test_a_lone_cast_waits_for_no_other(store: Store) -> None:

@@ -121,8 +121,8 @@ async def resolve(bot: LiurenBot, interaction: discord.Interaction[Any], *, tz: 
     if (isinstance(found, Reader) and (found.profile_read or not with_profile)
             and (found.zone is not None or not with_zone) and tz is None):
         return found
-    options = GuildOptions() if interaction.guild_id is None else await bot.store.guild_options(interaction.guild_id)
-    profile = await bot.store.profile(interaction.user.id) if with_profile else None
+    # issue 21: one trip to the database for both, when neither is remembered
+    options, profile = await bot.store.reader(interaction.guild_id, interaction.user.id if with_profile else None)
     chosen = as_lang(options.language)
     lang = chosen if chosen is not None else language_of(interaction.locale)
     if with_zone:

@@ -45,14 +45,19 @@ class Batched:
 
     async def fetch(self, statement: str, params: Params) -> Rows:
         """The rows ``statement`` returned, once the transaction holding it has committed."""
+        return await self.submit(statement, params)
+
+    def submit(self, statement: str, params: Params) -> asyncio.Future[Rows]:
+        """``fetch``'s rows as a future, the statement queued now: several submitted before the
+        first is awaited go to the database together."""
         if self._closed:
             raise RuntimeError("the store is closed")
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Rows] = loop.create_future()
         self._pending.append((statement, params, done))
         if self._running is None:
-            self._running = loop.create_task(self._drain(), name="liuren-batched-writes")
-        return await done
+            self._running = loop.create_task(self._drain(), name="liuren-batched")
+        return done
 
     async def close(self) -> None:
         """Refuse new writes and wait until every write made before is committed (or has failed)."""

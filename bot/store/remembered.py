@@ -1,5 +1,6 @@
 """Rows the bot reads on every interaction and rarely changes, kept in memory (issue 21): the
-server's options and the reader's profile, read once per /cast from the database otherwise.
+server's options and the reader's profile, read once per /cast from the database otherwise; and
+those not remembered, read together (``Readers``).
 
 The store forgets a key whenever it writes it, so a change made through this process is seen at
 once. Another process on the same database (shards on PostgreSQL) writes behind this one's back:
@@ -9,12 +10,18 @@ go first beyond ``size``.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Generic, TypeVar
 
-__all__ = ["TTL_S", "Remembered"]
+from . import sql as q
+from .batch import Batched
+from .driver import Driver, Params, Rows
+from .values import GuildOptions, Profile
+
+__all__ = ["REMEMBERED", "TTL_S", "Readers", "Remembered"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -57,3 +64,72 @@ class Remembered(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+REMEMBERED = 4096  # servers' options and readers' profiles kept in memory (< 1 KB each)
+
+
+class Readers:
+    """The servers' options and the readers' profiles, each remembered (``options``, ``profiles``:
+    the store forgets what it writes); those not remembered, of the interactions of one moment,
+    read in one trip to the database."""
+
+    __slots__ = ("_driver", "_reads", "options", "profiles")
+
+    def __init__(self, driver: Driver) -> None:
+        self._driver = driver
+        self.options: Remembered[int, GuildOptions] = Remembered(REMEMBERED)
+        self.profiles: Remembered[int, Profile | None] = Remembered(REMEMBERED)
+        self._reads = Batched(self._read_together)
+
+    async def close(self) -> None:
+        await self._reads.close()
+
+    async def read(self, guild_id: int | None, user_id: int | None) -> tuple[GuildOptions, Profile | None]:
+        """``Store.reader``: both, the ones not remembered read in one trip."""
+        options, profile = GuildOptions(), None
+        options_read = profile_read = None
+        if guild_id is not None:
+            kept, remembered = self.options.get(guild_id)
+            if kept and remembered is not None:
+                options = remembered
+            else:
+                options_read = self.options.now(), self._reads.submit(q.GUILD_OPTIONS, (guild_id,))
+        if user_id is not None:
+            kept, profile = self.profiles.get(user_id)
+            if not kept:
+                profile_read = self.profiles.now(), self._reads.submit(q.PROFILE, (user_id,))
+        if options_read is not None and profile_read is not None:
+            await asyncio.gather(options_read[1], profile_read[1])  # either's error, and neither left unread
+        if options_read is not None and guild_id is not None:
+            rows = await options_read[1]
+            options = q.options_of(rows[0] if rows else None)
+            self.options.put(guild_id, options, options_read[0])
+        if profile_read is not None and user_id is not None:
+            rows = await profile_read[1]
+            profile = q.profile_of(rows[0]) if rows else None
+            self.profiles.put(user_id, profile, profile_read[0])
+        return options, profile
+
+    async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
+        """The reads gathered (each a ``KEYED`` read of one row by its key) in one trip: the keys of
+        each read in a few statements (``keyed_many``, sized by ``pieces``), each step's row found
+        again by its key."""
+        if len(steps) == 1:  # a lone read, as any other
+            return [await self._driver.fetch(*steps[0])]
+        keys: dict[str, list[Any]] = {}
+        for statement, params in steps:
+            keys.setdefault(statement, []).append(params[0])
+        read: list[str] = []  # the read each statement is of
+        statements: list[tuple[str, Params]] = []
+        for statement, wanted in keys.items():
+            unique, at = list(dict.fromkeys(wanted)), 0
+            for size in q.pieces(len(unique)):
+                read.append(statement)
+                statements.append((q.keyed_many(statement, size), tuple(unique[at:at + size])))
+                at += size
+        found: dict[tuple[str, Any], tuple[Any, ...]] = {}
+        for statement, rows in zip(read, await self._driver.fetch_batch(statements, atomic=False), strict=True):
+            for row in rows:
+                found[statement, row[0]] = row
+        return [[hit] if (hit := found.get((statement, params[0]))) is not None else [] for statement, params in steps]

@@ -5,7 +5,7 @@ by dialect: it lives in the drivers (bot.store.sqlite, bot.store.postgres).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -216,7 +216,24 @@ INSERT_CASE = (  # one case; its statement as a step of the store's batched writ
 )
 
 
-@lru_cache(maxsize=8)  # the store asks for six sizes (bot.store.store._pieces)
+ROWS_PER_STATEMENT = 32
+
+
+def pieces(count: int) -> Iterator[int]:
+    """``count`` rows (cases written, keys read) as the fewest statements of 32, 16, 8, 4, 2 or 1:
+    the database (and its cache of prepared statements) sees six shapes of statement, not one per
+    batch size (issue 21).
+
+    >>> list(pieces(45)), list(pieces(64)), list(pieces(3))
+    ([32, 8, 4, 1], [32, 32], [2, 1])
+    """
+    while count:
+        size = min(ROWS_PER_STATEMENT, 1 << (count.bit_length() - 1))
+        yield size
+        count -= size
+
+
+@lru_cache(maxsize=8)  # the store asks for six sizes (pieces)
 def insert_cases(count: int) -> str:
     """``INSERT_CASE`` for ``count`` cases in one statement (issue 21: a batch of casts is a few
     statements, not one each): each row's ``case_params`` in turn. An id already taken is skipped;
@@ -240,7 +257,7 @@ ADD_NOTE_CAPPED = (
     f"WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? RETURNING {NOTE_COLUMNS}"
 )
 EDIT_NOTE = "UPDATE case_notes SET body = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
-GUILD_OPTIONS = "SELECT school, language, image, timezone FROM guild_options WHERE guild_id = ?"
+GUILD_OPTIONS = "SELECT guild_id, school, language, image, timezone FROM guild_options WHERE guild_id = ?"
 SET_GUILD_OPTIONS = (
     "INSERT INTO guild_options (guild_id, school, language, image, timezone) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id) DO UPDATE SET school = excluded.school, language = excluded.language, "
@@ -252,6 +269,22 @@ SET_PROFILE = (
     "ON CONFLICT (user_id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex, zone = excluded.zone"
 )
 DELETE_PROFILE = "DELETE FROM profiles WHERE user_id = ?"
+# issue 21: the reads the store gathers into one trip (bot.store.batch), each of one row by its key
+# (``WHERE key = ?``, the key the row's first column), so the keys of many are read by one statement.
+KEYED = frozenset((GUILD_OPTIONS, PROFILE))
+
+
+@lru_cache(maxsize=16)  # two reads, in six sizes each (pieces)
+def keyed_many(statement: str, count: int) -> str:
+    """The ``KEYED`` read ``statement`` for ``count`` keys at once: each key's row, if it has one,
+    in no set order.
+
+        >>> keyed_many(PROFILE, 3)
+        'SELECT user_id, birth_year, sex, zone FROM profiles WHERE user_id IN (?, ?, ?)'
+    """
+    if statement not in KEYED:
+        raise ValueError(f"not a read by one key: {statement!r}")
+    return statement.replace(" = ?", f" IN ({', '.join('?' * count)})", 1)
 # issue 22 item 1: with the profile, the birth year and sex every case of the user was cast with.
 FORGET_BIRTH = (
     "UPDATE cases SET birth_year = NULL, sex = NULL WHERE author_id = ? AND (birth_year IS NOT NULL OR sex IS NOT NULL)"
@@ -310,8 +343,8 @@ def note_of(r: Sequence[Any]) -> CaseNote:
 def options_of(row: Sequence[Any] | None) -> GuildOptions:
     if row is None:
         return GuildOptions()
-    return GuildOptions(school=_opt_str(row[0]), language=_opt_str(row[1]),
-                        image=None if row[2] is None else bool(row[2]), timezone=_opt_str(row[3]))
+    return GuildOptions(school=_opt_str(row[1]), language=_opt_str(row[2]),
+                        image=None if row[3] is None else bool(row[3]), timezone=_opt_str(row[4]))
 
 
 def options_params(guild_id: int, options: GuildOptions) -> tuple[Any, ...]:

@@ -12,7 +12,7 @@ case, or of every row of a user).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from itertools import chain
 
@@ -20,7 +20,7 @@ from . import sql as q
 from .batch import Batched
 from .driver import Driver, Params, Rows
 from .location import Location
-from .remembered import Remembered
+from .remembered import Readers
 from .values import (
     Case,
     CaseNote,
@@ -42,7 +42,6 @@ from .values import (
 __all__ = ["ID_TRIES", "Store", "storable"]
 
 ID_TRIES = 8  # random case ids tried before giving up (a clash is 1 in 2**30 per try)
-REMEMBERED = 4096  # servers' options and readers' profiles kept in memory (issue 21; < 1 KB each)
 
 
 def storable(value: str | None) -> None:
@@ -52,34 +51,15 @@ def storable(value: str | None) -> None:
         raise ValueError("text with a NUL character (U+0000) is not stored")
 
 
-CASES_PER_STATEMENT = 32
-
-
-def _pieces(count: int) -> Iterator[int]:
-    """``count`` cases as the fewest statements of 32, 16, 8, 4, 2 or 1 cases: the database (and
-    its cache of prepared statements) sees six shapes of statement, not one per batch size.
-
-    >>> list(_pieces(45)), list(_pieces(64)), list(_pieces(3))
-    ([32, 8, 4, 1], [32, 32], [2, 1])
-    """
-    while count:
-        size = min(CASES_PER_STATEMENT, 1 << (count.bit_length() - 1))
-        yield size
-        count -= size
-
-
 class Store:
     """What the bot keeps. Every method is safe to call from the event loop."""
 
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
-        # issue 21: read on every /cast, rarely written; forgotten on every write (bot.store.remembered)
-        self._options: Remembered[int, GuildOptions] = Remembered(REMEMBERED)
-        self._profiles: Remembered[int, Profile | None] = Remembered(REMEMBERED)
-        # issue 21: the cases of casts made together are written in one transaction, and the options
-        # and profiles not remembered are read together, in one trip to the database (bot.store.batch)
+        # issue 21: the options and profiles every /cast reads, remembered and read together
+        # (bot.store.remembered); the cases of casts made together written in one transaction
+        self._readers = Readers(driver)
         self._cases = Batched(self._insert_together)
-        self._reads = Batched(self._read_together)
 
     @property
     def location(self) -> Location:
@@ -90,17 +70,17 @@ class Store:
         """Finish the writes under way, then release the connection(s); further calls fail."""
         try:
             await self._cases.close()
-            await self._reads.close()
+            await self._readers.close()
         finally:
             await self.driver.close()
 
     async def _insert_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
         """The cases written together (each step an ``INSERT_CASE``) in a few statements of many rows
-        (``_pieces``), one transaction; each step's rows are its case's (id, seq), or none when its id
+        (``sql.pieces``), one transaction; each step's rows are its case's (id, seq), or none when its id
         was taken (before, or by an earlier step)."""
         params = [step[1] for step in steps]
         statements, at = [], 0
-        for size in _pieces(len(params)):
+        for size in q.pieces(len(params)):
             statements.append((q.insert_cases(size), tuple(chain.from_iterable(params[at:at + size]))))
             at += size
         # Not flushed (Driver.fetch_batch): a cast's case survives the bot's process ending or crashing;
@@ -109,31 +89,25 @@ class Store:
         stored = {str(row[0]): row for rows in written for row in rows}
         return [[row] if (row := stored.pop(str(p[0]), None)) is not None else [] for p in params]
 
-    async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
-        if len(steps) == 1:  # a lone read, as any other
-            return [await self.driver.fetch(*steps[0])]
-        return await self.driver.fetch_batch(steps, atomic=False)
-
     # -- server settings (one row per server) ---------------------------------------------------
 
     async def guild_options(self, guild_id: int) -> GuildOptions:
         """The server's settings (all unset for a server that never chose)."""
-        kept, remembered = self._options.get(guild_id)  # issue 21
-        if kept and remembered is not None:
-            return remembered
-        read_at = self._options.now()
-        rows = await self._reads.fetch(q.GUILD_OPTIONS, (guild_id,))
-        options = q.options_of(rows[0] if rows else None)
-        self._options.put(guild_id, options, read_at)
-        return options
+        return (await self.reader(guild_id, None))[0]
+
+    async def reader(self, guild_id: int | None, user_id: int | None) -> tuple[GuildOptions, Profile | None]:
+        """The server's settings (all unset outside a server: ``guild_id`` None) and the user's
+        profile (None without one, or for ``user_id`` None): those not remembered (issue 21) are
+        read in one trip to the database."""
+        return await self._readers.read(guild_id, user_id)
 
     async def set_guild_options(self, guild_id: int, options: GuildOptions) -> None:
         """Replace the server's settings (the caller validates the zone name)."""
-        self._options.forget(guild_id)  # issue 21
+        self._readers.options.forget(guild_id)  # issue 21
         try:
             await self.driver.execute(q.SET_GUILD_OPTIONS, q.options_params(guild_id, options))
         finally:
-            self._options.forget(guild_id)
+            self._readers.options.forget(guild_id)
 
     # -- daily posts ----------------------------------------------------------------------------
 
@@ -362,30 +336,23 @@ class Store:
         return tuple(q.note_of(r) for r in await self.driver.fetch(q.notes_of(len(case_ids)), tuple(case_ids)))
 
     async def profile(self, user_id: int) -> Profile | None:
-        kept, remembered = self._profiles.get(user_id)  # issue 21
-        if kept:
-            return remembered
-        read_at = self._profiles.now()
-        rows = await self._reads.fetch(q.PROFILE, (user_id,))
-        found = q.profile_of(rows[0]) if rows else None
-        self._profiles.put(user_id, found, read_at)
-        return found
+        return (await self.reader(None, user_id))[1]
 
     async def set_profile(self, profile: Profile) -> None:
-        self._profiles.forget(profile.user_id)  # issue 21
+        self._readers.profiles.forget(profile.user_id)  # issue 21
         try:
             await self.driver.execute(q.SET_PROFILE, (profile.user_id, profile.birth_year, profile.sex, profile.zone))
         finally:
-            self._profiles.forget(profile.user_id)
+            self._readers.profiles.forget(profile.user_id)
 
     async def delete_profile(self, user_id: int) -> bool:
         """Delete the profile and the birth year and sex of every case the user cast (public,
         private, DM; one transaction); False when there was no profile (birth data is cleared anyway)."""
-        self._profiles.forget(user_id)  # issue 21
+        self._readers.profiles.forget(user_id)  # issue 21
         try:
             gone, _ = await self.driver.transaction([(q.DELETE_PROFILE, (user_id,)), (q.FORGET_BIRTH, (user_id,))])
         finally:
-            self._profiles.forget(user_id)
+            self._readers.profiles.forget(user_id)
         return gone == 1
 
     async def delete_user_cases(self, user_id: int) -> int:
