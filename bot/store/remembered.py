@@ -88,27 +88,30 @@ class Readers:
     async def read(self, guild_id: int | None, user_id: int | None) -> tuple[GuildOptions, Profile | None]:
         """``Store.reader``: both, the ones not remembered read in one trip."""
         options, profile = GuildOptions(), None
-        options_read = profile_read = None
+        options_rows = profile_rows = None
         if guild_id is not None:
             kept, remembered = self.options.get(guild_id)
             if kept and remembered is not None:
                 options = remembered
             else:
-                options_read = self.options.now(), self._reads.submit(q.GUILD_OPTIONS, (guild_id,))
+                options_rows = self._reads.submit(q.GUILD_OPTIONS, (guild_id,))
         if user_id is not None:
             kept, profile = self.profiles.get(user_id)
             if not kept:
-                profile_read = self.profiles.now(), self._reads.submit(q.PROFILE, (user_id,))
-        if options_read is not None and profile_read is not None:
-            await asyncio.gather(options_read[1], profile_read[1])  # either's error, and neither left unread
-        if options_read is not None and guild_id is not None:
-            rows = await options_read[1]
-            options = q.options_of(rows[0] if rows else None)
-            self.options.put(guild_id, options, options_read[0])
-        if profile_read is not None and user_id is not None:
-            rows = await profile_read[1]
-            profile = q.profile_of(rows[0]) if rows else None
-            self.profiles.put(user_id, profile, profile_read[0])
+                profile_rows = self._reads.submit(q.PROFILE, (user_id,))
+        waiting = [rows for rows in (options_rows, profile_rows) if rows is not None]
+        if not waiting:
+            return options, profile
+        read_at = self.options.now()  # before the reads run (both caches keep the store's clock)
+        await asyncio.gather(*waiting)  # either's error, and neither left unread
+        if guild_id is not None and options_rows is not None:
+            found = options_rows.result()
+            options = q.options_of(found[0] if found else None)
+            self.options.put(guild_id, options, read_at)
+        if user_id is not None and profile_rows is not None:
+            found = profile_rows.result()
+            profile = q.profile_of(found[0]) if found else None
+            self.profiles.put(user_id, profile, read_at)
         return options, profile
 
     async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
@@ -123,11 +126,9 @@ class Readers:
         read: list[str] = []  # the read each statement is of
         statements: list[tuple[str, Params]] = []
         for statement, wanted in keys.items():
-            unique, at = list(dict.fromkeys(wanted)), 0
-            for size in q.pieces(len(unique)):
+            for part in q.pieces(list(dict.fromkeys(wanted))):
                 read.append(statement)
-                statements.append((q.keyed_many(statement, size), tuple(unique[at:at + size])))
-                at += size
+                statements.append((q.keyed_many(statement, len(part)), tuple(part)))
         found: dict[tuple[str, Any], tuple[Any, ...]] = {}
         for statement, rows in zip(read, await self._driver.fetch_batch(statements, atomic=False), strict=True):
             for row in rows:

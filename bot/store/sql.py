@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import date
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from .values import (
     Case,
@@ -217,20 +217,22 @@ INSERT_CASE = (  # one case; its statement as a step of the store's batched writ
 
 
 ROWS_PER_STATEMENT = 32
+T = TypeVar("T")
 
 
-def pieces(count: int) -> Iterator[int]:
-    """``count`` rows (cases written, keys read) as the fewest statements of 32, 16, 8, 4, 2 or 1:
-    the database (and its cache of prepared statements) sees six shapes of statement, not one per
-    batch size (issue 21).
+def pieces(rows: Sequence[T]) -> Iterator[Sequence[T]]:
+    """``rows`` (cases written, keys read) in order, cut for the fewest statements of 32, 16, 8, 4, 2
+    or 1 rows: the database (and its cache of prepared statements) sees six shapes of statement,
+    not one per batch size (issue 21).
 
-    >>> list(pieces(45)), list(pieces(64)), list(pieces(3))
-    ([32, 8, 4, 1], [32, 32], [2, 1])
+    >>> [len(p) for p in pieces(range(45))], [len(p) for p in pieces(range(64))], list(pieces("abc"))
+    ([32, 8, 4, 1], [32, 32], ['ab', 'c'])
     """
-    while count:
-        size = min(ROWS_PER_STATEMENT, 1 << (count.bit_length() - 1))
-        yield size
-        count -= size
+    at = 0
+    while (left := len(rows) - at) > 0:
+        size = min(ROWS_PER_STATEMENT, 1 << (left.bit_length() - 1))
+        yield rows[at:at + size]
+        at += size
 
 
 @lru_cache(maxsize=8)  # the store asks for six sizes (pieces)

@@ -79,10 +79,7 @@ class Store:
         (``sql.pieces``), one transaction; each step's rows are its case's (id, seq), or none when its id
         was taken (before, or by an earlier step)."""
         params = [step[1] for step in steps]
-        statements, at = [], 0
-        for size in q.pieces(len(params)):
-            statements.append((q.insert_cases(size), tuple(chain.from_iterable(params[at:at + size]))))
-            at += size
+        statements = [(q.insert_cases(len(part)), tuple(chain.from_iterable(part))) for part in q.pieces(params)]
         # Not flushed (Driver.fetch_batch): a cast's case survives the bot's process ending or crashing;
         # only a crash of the machine in the moment after could take back the last few casts' cases.
         written = await self.driver.fetch_batch(statements, flushed=False)
