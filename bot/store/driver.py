@@ -1,7 +1,8 @@
 """What the one SQL store (bot.store.store.Store) needs from a database: a small driver interface.
 
 A driver runs the store's SQL (``?`` placeholders) and owns what truly differs by backend: how a
-connection is held (SQLite: one connection on one worker thread; PostgreSQL: a pool), how a
+connection is held (SQLite: one connection on one worker thread, and one on the event loop's
+thread for the writes that wait for nothing; PostgreSQL: a pool), how a
 transaction is opened, and the claim of due schedules (SQLite takes the write lock first;
 PostgreSQL locks rows with ``FOR UPDATE SKIP LOCKED``).
 """
@@ -61,7 +62,8 @@ class Driver(Protocol):
         ``synchronous_commit = off``, for that transaction alone). It survives the bot's process
         ending, crashing or restarting; a crash of the machine or a power cut within moments of it
         may roll it back, whole, never half (the next flushed commit or checkpoint flushes it too).
-        Every other write waits for the disk."""
+        Every other write waits for the disk. (SQLite writes these from the event loop's thread, on a
+        connection that waits for no lock: bot.store.sqlite.)"""
         ...
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,

@@ -1,21 +1,27 @@
 """The SQLite driver (the embedded default): one file in WAL mode, one connection owned by one
-worker thread, so blocking calls never run on the event loop.
+worker thread, so calls that may wait (for a lock, for the disk) never run on the event loop.
+Before the file is opened it is checked without writing to it (bot.store.sqlite_file).
 
-Before the file is opened it is checked without writing to it: a directory, an unreadable or
-read-only file, a file that is not SQLite, one shorter than its header says (truncated), or an
-empty file where a marker says schedules were kept — each is a `StoreError` naming the file and
-what to do, and the file is left exactly as it was.
+One kind of write runs on the event loop's thread instead, on a connection of its own (``OnLoop``):
+the transactions that do not wait for the disk (``fetch_batch(flushed=False)``: the cases /cast
+records, issue 21). One is tens of microseconds of SQLite's work, and handing it to the worker cost
+more: under load the worker took the interpreter lock from the event loop at each of a batch's dozen
+SQLite calls, and every /cast waited for its turns. That connection waits for nothing: not for a
+lock (``busy_timeout = 0``: a transaction finding the database locked, by another process or by the
+worker, is handed to the worker, which waits as every other write does), not for the disk
+(``synchronous = NORMAL``, WAL mode), not for a checkpoint (``wal_autocheckpoint = 0``: the worker
+runs a passive one every ``CHECKPOINT_EVERY`` such transactions, beside the writes, and at close).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
+import logging
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
@@ -24,15 +30,16 @@ from . import sql as q
 from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
+from .sqlite_file import RESTORE, check_file, create_private, marker_path
 from .values import Claimed, Shards, StoreError
 
-__all__ = ["BUSY_TIMEOUT", "STATEMENT_TIMEOUT", "SqliteDriver", "check_file", "connect", "marker_path", "migrate",
-           "unavailable"]
+__all__ = ["BUSY_TIMEOUT", "CHECKPOINT_EVERY", "STATEMENT_TIMEOUT", "OnLoop", "SqliteDriver", "check_file",
+           "connect", "marker_path", "migrate", "unavailable"]
 
 T = TypeVar("T")
+Work = list[tuple[str, tuple[object, ...]]]
+log = logging.getLogger("bot")
 
-HEADER = b"SQLite format 3\x00"
-RESTORE = "restore it from a backup (see docs/admin.md) or point LIUREN_DB at another file"
 
 # issue 22: a locked or slow database answers within seconds, not never. A write waits up to
 # BUSY_TIMEOUT for another process's lock; a statement running longer than STATEMENT_TIMEOUT is
@@ -43,6 +50,10 @@ LOW_SPACE = 4 * 1024 * 1024  # bytes free under which a disk I/O error is read a
 # Every commit waits for the WAL to be on the disk, except the casebook's batched writes of casts
 # (``fetch_batch(flushed=False)``, issue 21: the fsync was most of a /cast's wait for its case).
 SYNCHRONOUS = "FULL"
+# Transactions written on the event loop's thread (OnLoop, which never checkpoints) between two
+# passive checkpoints by the worker: a batch of cases adds ~6 pages to the WAL, so about SQLite's
+# own 1,000 pages.
+CHECKPOINT_EVERY = 128
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode) that say "not now" rather than "damaged".
 _BUSY, _LOCKED, _INTERRUPT, _IOERR, _FULL, _CANTOPEN = 5, 6, 9, 10, 13, 14
@@ -75,61 +86,16 @@ def unavailable(error: sqlite3.Error, path: Path | str) -> StoreUnavailable | No
     return None
 
 
-def marker_path(path: Path) -> Path:
-    """The file that says `path` has held schedules (so an emptied database is noticed)."""
-    return path.with_name(path.name + ".has-schedules")
-
-
-def check_file(path: Path) -> None:
-    """Refuse, without writing anything, a database file the bot must not open (see module doc)."""
-    marker = marker_path(path)
-    if path.is_dir():
-        raise StoreError(f"{path} is a directory, not a database file; point LIUREN_DB at a file")
-    if not path.exists():
-        if marker.exists():
-            raise StoreError(
-                f"{path} is missing but held schedules before ({marker} says so); {RESTORE}, "
-                f"or delete {marker.name} to start with an empty database"
-            )
-        folder = _existing_parent(path)
-        if not os.access(folder, os.W_OK):
-            raise StoreError(f"cannot create {path}: {folder} is read-only; make it writable or set LIUREN_DB")
-        return
-    if not os.access(path, os.R_OK):
-        raise StoreError(f"{path} cannot be read (permission denied); give the bot's user access (chown/chmod)")
-    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
-        raise StoreError(
-            f"{path} is read-only (the file or its folder); the bot writes to it: make both writable "
-            "by the bot's user"
-        )
-    size = path.stat().st_size
-    if size == 0:
-        if marker.exists():
-            raise StoreError(
-                f"{path} is empty (0 bytes) but held schedules before; {RESTORE}, "
-                f"or delete {marker.name} to start with an empty database"
-            )
-        return
+@contextlib.contextmanager
+def _told(path: Path | str) -> Iterator[None]:
+    """sqlite3's "not now" errors raised as StoreUnavailable (``unavailable``); any other as it was."""
     try:
-        with path.open("rb") as handle:
-            header = handle.read(100)
-    except OSError as error:
-        raise StoreError(f"{path} cannot be read ({error.strerror}); check the disk and permissions") from None
-    if len(header) < 100 or not header.startswith(HEADER):
-        raise StoreError(f"{path} is not a SQLite database (corrupt, or another kind of file); {RESTORE}")
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(header[28:32], "big")
-    # The in-header page count is valid only while the two change counters agree.
-    if header[24:28] == header[92:96] and pages and size < pages * page_size:
-        raise StoreError(f"{path} is truncated ({size} of {pages * page_size} bytes); {RESTORE}")
-
-
-def _existing_parent(path: Path) -> Path:
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return folder
+        yield
+    except sqlite3.OperationalError as error:
+        found = unavailable(error, path)
+        if found is None:
+            raise
+        raise found from error
 
 
 def migrate(conn: sqlite3.Connection, steps: tuple[Step, ...] = MIGRATIONS, *, name: str = "database") -> int:
@@ -160,16 +126,6 @@ def migrate(conn: sqlite3.Connection, steps: tuple[Step, ...] = MIGRATIONS, *, n
             _rollback(conn)
             raise
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
-
-
-# -- issue 22 item 13: the data file holds birth years and questions --
-def create_private(path: Path) -> None:
-    """Make the folder (0700) and the file (0600) when missing, so only the bot's user can read
-    them; SQLite gives its -wal and -shm files the database file's mode. Existing ones keep theirs."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    with contextlib.suppress(FileExistsError):  # an existing file is check_file's and SQLite's to judge
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-# -- end of issue 22 item 13 --
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -209,12 +165,15 @@ def connect(path: Path) -> sqlite3.Connection:
 class SqliteDriver:
     """The store's driver on one SQLite file. Every call runs on a dedicated single worker thread."""
 
-    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor, location: Location) -> None:
+    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor, location: Location,
+                 on_loop: OnLoop | None = None) -> None:
         self._conn = conn
         self._executor = executor
         self._closed = False
         self._location = location
         self._marked = False
+        self._on_loop = on_loop  # the unflushed transactions' connection (a file's; None in memory)
+        self._checkpoint: asyncio.Task[None] | None = None
 
     @property
     def location(self) -> Location:
@@ -232,24 +191,24 @@ class SqliteDriver:
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="liuren-db")
         loop = asyncio.get_running_loop()
 
-        def opening() -> sqlite3.Connection:
+        def opening() -> tuple[sqlite3.Connection, OnLoop | None]:
             conn = connect(path)
             try:
                 migrate(conn, name=str(path))
+                return conn, None if location.is_memory else OnLoop.connect(path)
             except sqlite3.DatabaseError as error:
                 conn.close()
                 raise unavailable(error, path) or StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
             except BaseException:
                 conn.close()
                 raise
-            return conn
 
         try:
-            conn = await loop.run_in_executor(executor, opening)
+            conn, on_loop = await loop.run_in_executor(executor, opening)
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        driver = cls(conn, executor, location)
+        driver = cls(conn, executor, location, on_loop)
         await driver.note_used()
         return driver
 
@@ -266,12 +225,8 @@ class SqliteDriver:
         # SQLite calls the handler every N virtual-machine steps; a true result interrupts the statement.
         self._conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
         try:
-            return work(self._conn)
-        except sqlite3.OperationalError as error:
-            found = unavailable(error, self._location.path or ":memory:")
-            if found is None:
-                raise
-            raise found from error
+            with _told(self._location.path or ":memory:"):
+                return work(self._conn)
         finally:
             with contextlib.suppress(sqlite3.ProgrammingError):  # the work was closing the connection
                 self._conn.set_progress_handler(None, 0)
@@ -308,19 +263,33 @@ class SqliteDriver:
 
     async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
                           flushed: bool = True) -> list[Rows]:
-        work = [(statement, tuple(params)) for statement, params in steps]
-
-        def each(conn: sqlite3.Connection) -> list[Rows]:
-            return [list(conn.execute(statement, params).fetchall()) for statement, params in work]
+        work: Work = [(statement, tuple(params)) for statement, params in steps]
 
         def together(conn: sqlite3.Connection) -> list[Rows]:
             if len(work) == 1 or not atomic:  # each statement a transaction of its own (autocommit)
-                return each(conn)
-            return _in_transaction(conn, lambda: each(conn))
+                return _each(conn, work)
+            return _in_transaction(conn, lambda: _each(conn, work))
 
         if flushed:
             return await self.run(together)
-        return await self.run(lambda conn: _unflushed(conn, together))
+        if self._on_loop is not None and atomic and not self._closed:
+            with _told(self.path):
+                written = self._on_loop.write(work)
+            if written is not None:
+                if self._on_loop.written >= CHECKPOINT_EVERY and self._checkpoint is None:
+                    self._on_loop.written = 0
+                    self._checkpoint = asyncio.get_running_loop().create_task(self._checkpointed())
+                return written
+        return await self.run(lambda conn: _unflushed(conn, together))  # locked: the worker waits for it
+
+    async def _checkpointed(self) -> None:
+        """A passive checkpoint of the WAL by the worker (it waits for the disk, beside the writes)."""
+        try:
+            await self.run(lambda conn: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
+        except (StoreError, sqlite3.Error, RuntimeError) as error:  # the next one will try again
+            log.warning("checkpoint of %s not done: %s", self.path, error)
+        finally:
+            self._checkpoint = None
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,
                     limit: int) -> tuple[Claimed, ...]:
@@ -345,10 +314,58 @@ class SqliteDriver:
         if self._closed:
             return
         try:
+            if self._checkpoint is not None:
+                await self._checkpoint
+            if self._on_loop is not None:  # first: the worker's, closed last, merges the WAL
+                self._on_loop.close()
             await self.run(lambda conn: conn.close())
         finally:
             self._closed = True
             self._executor.shutdown(wait=True)
+
+
+class OnLoop:
+    """The connection that writes unflushed transactions on the event loop's thread (module doc)."""
+
+    __slots__ = ("_conn", "written")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.written = 0  # transactions since the worker's last checkpoint
+
+    @classmethod
+    def connect(cls, path: Path) -> OnLoop:
+        """A second connection to the (opened, migrated) file that waits for no lock, no disk and
+        no checkpoint."""
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA busy_timeout = 0")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn)
+
+    def write(self, work: Work) -> list[Rows] | None:
+        """The rows each statement returned, committed in one transaction; None, nothing written,
+        when another connection holds the write lock."""
+        conn = self._conn
+        try:
+            result = _in_transaction(conn, lambda: _each(conn, work))
+        except sqlite3.OperationalError as error:
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF in (_BUSY, _LOCKED):
+                return None  # rolled back, or never begun
+            raise
+        self.written += 1
+        return result
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def _each(conn: sqlite3.Connection, work: Work) -> list[Rows]:
+    return [list(conn.execute(statement, params).fetchall()) for statement, params in work]
 
 
 def _unflushed(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
