@@ -11,12 +11,16 @@ instead of ~30 ms (bench/bot_bench.py: one every 600 or so /cast).
 
 The youngest generation is searched every ``YOUNG_THRESHOLD`` allocations instead of CPython's 700:
 with 64 /cast in flight, each search found the interactions in flight alive and moved them on, so
-the middle generation's searches (~1.1 ms each, every tenth) walked them again. Every 10,000 (tried
-before the ack watchdog let go of answered interactions, bot.core.ack) had held the resident set
-5-10 MB higher after 10,000 casts: the garbage waits for the pass. Measured for issue 21
-(bench/bot_bench.py, interleaved, 11 runs each): CPU per interaction with pictures 1.47x -> 1.40x
-the peer (median; the event loop's thread 1.27x -> 1.21x); RSS after the memory run 89.7-90.1 ->
-91.3 MB. The other two thresholds are CPython's.
+the middle generation's searches (~1.1 ms each, every tenth) walked them again. Measured for issue 21
+(bench/bot_bench.py, interleaved): 700 -> 2,000 (11 runs each): CPU per interaction with pictures
+1.47x -> 1.40x the peer (median; the event loop's thread 1.27x -> 1.21x); RSS after the memory run
+89.7-90.1 -> 91.3 MB. 2,000 -> 6,000 (10 pairs, once the cases were written on the event loop,
+bot.store.sqlite): the collector's CPU over a run 386 -> 225 ms (~38 us less per interaction,
+gc.callbacks), CPU with pictures 1.42x -> 1.335x and its worst run 1.76x -> 1.44x, the picture
+latency 1.36x -> 1.285x, same moment CPU 1.095x -> 1.06x; RSS after the memory run 91.4 -> 92.1 MB.
+12,000 measured no better than 6,000 (5 pairs). Every 10,000 had held the resident set 5-10 MB higher
+before the ack watchdog let go of answered interactions (bot.core.ack): the garbage waits for the
+pass. The other two thresholds are CPython's.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import gc
 
 __all__ = ["YOUNG_THRESHOLD", "settle"]
 
-YOUNG_THRESHOLD = 2_000
+YOUNG_THRESHOLD = 6_000
 
 
 def settle() -> None:
