@@ -218,7 +218,7 @@ async def test_only_the_cases_of_casts_commit_without_waiting_for_the_disk(store
     await store.add_case(draft())
     assert asked == [False]
     assert await write([(ask, ())] * 2, flushed=False) == [[(unflushed,)]] * 2
-    assert await write([(ask, ())], flushed=False) == [[(unflushed,)]]  # one statement: autocommit
+    assert await write([(ask, ())], flushed=False) == [[(unflushed,)]]  # one statement alone
     assert await write([(ask, ())] * 2) == [[(flushed,)]] * 2
     with pytest.raises(Exception, match="no_such_table"):
         await write([(ask, ()), ("INSERT INTO no_such_table VALUES (1)", ())], flushed=False)

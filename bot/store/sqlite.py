@@ -50,9 +50,8 @@ LOW_SPACE = 4 * 1024 * 1024  # bytes free under which a disk I/O error is read a
 # Every commit waits for the WAL to be on the disk, except the casebook's batched writes of casts
 # (``fetch_batch(flushed=False)``, issue 21: the fsync was most of a /cast's wait for its case).
 SYNCHRONOUS = "FULL"
-# Transactions written on the event loop's thread (OnLoop, which never checkpoints) between two
-# passive checkpoints by the worker: a batch of cases adds ~6 pages to the WAL, so about SQLite's
-# own 1,000 pages.
+# Transactions written by OnLoop (which never checkpoints) between two passive checkpoints by the
+# worker: a batch of cases adds ~6 pages to the WAL, so about SQLite's own 1,000 pages.
 CHECKPOINT_EVERY = 128
 
 # SQLite's primary result codes (the low byte of sqlite_errorcode) that say "not now" rather than "damaged".
@@ -62,7 +61,7 @@ _BUSY, _LOCKED, _INTERRUPT, _IOERR, _FULL, _CANTOPEN = 5, 6, 9, 10, 13, 14
 def unavailable(error: sqlite3.Error, path: Path | str) -> StoreUnavailable | None:
     """The error as a StoreUnavailable when it means "not now" (locked, interrupted, disk full or
     a disk I/O error), with what to do; None when it may mean damage (corrupt, not a database)."""
-    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    code = _code(error)
     if code in (_BUSY, _LOCKED):
         return StoreUnavailable(f"{path} is locked by another process for more than {BUSY_TIMEOUT:.0f} s ({error})")
     if code == _INTERRUPT:
@@ -84,6 +83,10 @@ def unavailable(error: sqlite3.Error, path: Path | str) -> StoreUnavailable | No
             "this is not known damage to the file, so do not restore a backup before checking"
         )
     return None
+
+
+def _code(error: sqlite3.Error) -> int:
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF
 
 
 @contextlib.contextmanager
@@ -173,6 +176,7 @@ class SqliteDriver:
         self._location = location
         self._marked = False
         self._on_loop = on_loop  # the unflushed transactions' connection (a file's; None in memory)
+        self._unchecked = 0  # transactions written by ``_on_loop`` since the worker's last checkpoint
         self._checkpoint: asyncio.Task[None] | None = None
 
     @property
@@ -276,8 +280,9 @@ class SqliteDriver:
             with _told(self.path):
                 written = self._on_loop.write(work)
             if written is not None:
-                if self._on_loop.written >= CHECKPOINT_EVERY and self._checkpoint is None:
-                    self._on_loop.written = 0
+                self._unchecked += 1
+                if self._unchecked >= CHECKPOINT_EVERY and self._checkpoint is None:
+                    self._unchecked = 0
                     self._checkpoint = asyncio.get_running_loop().create_task(self._checkpointed())
                 return written
         return await self.run(lambda conn: _unflushed(conn, together))  # locked: the worker waits for it
@@ -327,11 +332,10 @@ class SqliteDriver:
 class OnLoop:
     """The connection that writes unflushed transactions on the event loop's thread (module doc)."""
 
-    __slots__ = ("_conn", "written")
+    __slots__ = ("_conn",)
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self.written = 0  # transactions since the worker's last checkpoint
 
     @classmethod
     def connect(cls, path: Path) -> OnLoop:
@@ -352,13 +356,11 @@ class OnLoop:
         when another connection holds the write lock."""
         conn = self._conn
         try:
-            result = _in_transaction(conn, lambda: _each(conn, work))
+            return _in_transaction(conn, lambda: _each(conn, work))
         except sqlite3.OperationalError as error:
-            if getattr(error, "sqlite_errorcode", 0) & 0xFF in (_BUSY, _LOCKED):
+            if _code(error) in (_BUSY, _LOCKED):
                 return None  # rolled back, or never begun
             raise
-        self.written += 1
-        return result
 
     def close(self) -> None:
         self._conn.close()
