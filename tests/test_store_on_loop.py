@@ -125,3 +125,13 @@ async def test_a_database_in_memory_writes_its_cases_on_the_worker() -> None:
         assert ran and await store.case(case.id) == case
     finally:
         await store.close()
+
+
+async def test_a_statements_undo_journal_is_kept_in_memory_on_both_connections(store: Store) -> None:
+    # SQLite's default spilled it into a new file in /var/tmp for every batch of cases (issue 21).
+    driver = driver_of(store)
+    assert sqlite_driver.TEMP_STORE == "MEMORY"
+    assert await driver.fetch("PRAGMA temp_store") == [(2,)]  # the worker's connection (2: memory)
+    on_loop = driver._on_loop
+    assert on_loop is not None
+    assert on_loop._conn.execute("PRAGMA temp_store").fetchall() == [(2,)]

@@ -1,16 +1,18 @@
 """The SQLite driver (the embedded default): one file in WAL mode, one connection owned by one
 worker thread, so calls that may wait (for a lock, for the disk) never run on the event loop.
-Before the file is opened it is checked without writing to it (bot.store.sqlite_file).
+Before the file is opened it is checked without writing to it (bot.store.sqlite_file); what its
+errors mean is read by bot.store.sqlite_errors.
 
 One kind of write runs on the event loop's thread instead, on a connection of its own (``OnLoop``):
 the transactions that do not wait for the disk (``fetch_batch(flushed=False)``: the cases /cast
-records, issue 21). Ten cases are ~0.15 ms of SQLite's work, and handing them to the worker cost
-more: under load the worker took the interpreter lock from the event loop at each of a batch's dozen
-SQLite calls, and every /cast waited for its turns. That connection waits for nothing: not for a
-lock (``busy_timeout = 0``: a transaction finding the database locked, by another process or by the
-worker, is handed to the worker, which waits as every other write does), not for the disk
-(``synchronous = NORMAL``, WAL mode), not for a checkpoint (``wal_autocheckpoint = 0``: the worker
-runs a passive one every ``CHECKPOINT_EVERY`` such transactions, beside the writes, and at close).
+records, issue 21). A case is ~25 µs of SQLite's work in a casebook of thousands (its random id and
+its author each change a page of their own), and handing a batch to the worker cost more: under load
+the worker took the interpreter lock from the event loop at each of a batch's dozen SQLite calls, and
+every /cast waited for its turns. That connection waits for nothing: not for a lock (``busy_timeout =
+0``: a transaction finding the database locked, by another process or by the worker, is handed to the
+worker, which waits as every other write does), not for the disk (``synchronous = NORMAL``, WAL
+mode), not for a checkpoint (``wal_autocheckpoint = 0``: the worker runs a passive one every
+``CHECKPOINT_EVERY`` such transactions, beside the writes, and at close).
 """
 
 from __future__ import annotations
@@ -18,88 +20,40 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 from . import sql as q
-from .driver import Params, Rows, StoreUnavailable
+from .driver import Params, Rows
 from .location import Location
 from .migrations import MIGRATIONS, Step
+from .sqlite_errors import BUSY, BUSY_TIMEOUT, LOCKED, STATEMENT_TIMEOUT, code_of, told, unavailable
 from .sqlite_file import RESTORE, check_file, create_private, marker_path
 from .values import Claimed, Shards, StoreError
 
-__all__ = ["BUSY_TIMEOUT", "CHECKPOINT_EVERY", "STATEMENT_TIMEOUT", "OnLoop", "SqliteDriver", "check_file",
-           "connect", "marker_path", "migrate", "unavailable"]
+__all__ = ["BUSY_TIMEOUT", "CHECKPOINT_EVERY", "STATEMENT_TIMEOUT", "TEMP_STORE", "OnLoop", "SqliteDriver",
+           "check_file", "connect", "marker_path", "migrate", "unavailable"]
 
 T = TypeVar("T")
 Work = list[tuple[str, tuple[object, ...]]]
 log = logging.getLogger("bot")
 
 
-# issue 22: a locked or slow database answers within seconds, not never. A write waits up to
-# BUSY_TIMEOUT for another process's lock; a statement running longer than STATEMENT_TIMEOUT is
-# interrupted (the bot has acknowledged the interaction by then and says the database is busy).
-BUSY_TIMEOUT = 5.0
-STATEMENT_TIMEOUT = 10.0
-LOW_SPACE = 4 * 1024 * 1024  # bytes free under which a disk I/O error is read as a full disk
 # Every commit waits for the WAL to be on the disk, except the casebook's batched writes of casts
 # (``fetch_batch(flushed=False)``, issue 21: the fsync was most of a /cast's wait for its case).
 SYNCHRONOUS = "FULL"
 # Transactions written by OnLoop (which never checkpoints) between two passive checkpoints by the
-# worker: a batch of cases adds ~6 pages to the WAL, so about SQLite's own 1,000 pages.
+# worker. Measured in a casebook of 4,000 cases: a transaction of one case adds ~5 pages to the WAL,
+# one of nine (64 casts in flight) ~21, so the WAL holds ~700-2,700 pages (SQLite's own default: 1,000).
 CHECKPOINT_EVERY = 128
-
-# SQLite's primary result codes (the low byte of sqlite_errorcode) that say "not now" rather than "damaged".
-_BUSY, _LOCKED, _INTERRUPT, _IOERR, _FULL, _CANTOPEN = 5, 6, 9, 10, 13, 14
-
-
-def unavailable(error: sqlite3.Error, path: Path | str) -> StoreUnavailable | None:
-    """The error as a StoreUnavailable when it means "not now" (locked, interrupted, disk full or
-    a disk I/O error), with what to do; None when it may mean damage (corrupt, not a database)."""
-    code = _code(error)
-    if code in (_BUSY, _LOCKED):
-        return StoreUnavailable(f"{path} is locked by another process for more than {BUSY_TIMEOUT:.0f} s ({error})")
-    if code == _INTERRUPT:
-        return StoreUnavailable(f"{path}: a statement took longer than {STATEMENT_TIMEOUT:.0f} s and was stopped")
-    if code in (_FULL, _IOERR, _CANTOPEN):
-        folder = Path(path).parent
-        try:
-            free = shutil.disk_usage(folder).free
-        except OSError:
-            free = None
-        if code == _FULL or (free is not None and free < LOW_SPACE):
-            shown = "" if free is None else f", {free // 1024} KiB free"
-            return StoreUnavailable(
-                f"the disk holding {path} is full ({error}{shown}): free space on it; the file is not "
-                "damaged and nothing was lost (do not restore a backup)"
-            )
-        return StoreUnavailable(
-            f"disk I/O error on {path} ({error}): check the disk (kernel log, mount, permissions); "
-            "this is not known damage to the file, so do not restore a backup before checking"
-        )
-    return None
-
-
-def _code(error: sqlite3.Error) -> int:
-    return getattr(error, "sqlite_errorcode", 0) & 0xFF
-
-
-@contextlib.contextmanager
-def _told(path: Path | str) -> Iterator[None]:
-    """sqlite3's "not now" errors raised as StoreUnavailable (``unavailable``); any other as it was."""
-    try:
-        yield
-    except sqlite3.OperationalError as error:
-        found = unavailable(error, path)
-        if found is None:
-            raise
-        raise found from error
-
+# A statement's own undo journal (each of a batch's multi-row INSERTs in its transaction has one) is
+# kept in memory. SQLite's default spilled it past 64 KB into a new file in /var/tmp, made and deleted
+# for every batch of cases: a third of a case's write (issue 21), and a writable temporary folder needed.
+TEMP_STORE = "MEMORY"
 
 def migrate(conn: sqlite3.Connection, steps: tuple[Step, ...] = MIGRATIONS, *, name: str = "database") -> int:
     """Apply the steps the database has not seen, each in its own transaction; returns the version.
@@ -156,6 +110,7 @@ def connect(path: Path) -> sqlite3.Connection:
             raise StoreError(f"{path}: cannot use WAL journal mode (got {mode!r}); is the folder on a network disk?")
         conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # whatever SQLite was built with
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        conn.execute(f"PRAGMA temp_store = {TEMP_STORE}")
     except sqlite3.DatabaseError as error:
         conn.close()
         raise unavailable(error, path) or StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
@@ -229,7 +184,7 @@ class SqliteDriver:
         # SQLite calls the handler every N virtual-machine steps; a true result interrupts the statement.
         self._conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
         try:
-            with _told(self._location.path or ":memory:"):
+            with told(self._location.path or ":memory:"):
                 return work(self._conn)
         finally:
             with contextlib.suppress(sqlite3.ProgrammingError):  # the work was closing the connection
@@ -277,7 +232,7 @@ class SqliteDriver:
         if flushed:
             return await self.run(together)
         if self._on_loop is not None and atomic and not self._closed:
-            with _told(self.path):
+            with told(self.path):
                 written = self._on_loop.write(work)
             if written is not None:
                 self._unchecked += 1
@@ -343,9 +298,9 @@ class OnLoop:
         no checkpoint."""
         conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         try:
-            conn.execute("PRAGMA busy_timeout = 0")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA wal_autocheckpoint = 0")
+            for setting in ("busy_timeout = 0", "synchronous = NORMAL", "wal_autocheckpoint = 0",
+                            f"temp_store = {TEMP_STORE}"):
+                conn.execute(f"PRAGMA {setting}")
         except BaseException:
             conn.close()
             raise
@@ -358,7 +313,7 @@ class OnLoop:
         try:
             return _in_transaction(conn, lambda: _each(conn, work))
         except sqlite3.OperationalError as error:
-            if _code(error) in (_BUSY, _LOCKED):
+            if code_of(error) in (BUSY, LOCKED):
                 return None  # rolled back, or never begun
             raise
 
