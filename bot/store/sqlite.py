@@ -55,6 +55,7 @@ CHECKPOINT_EVERY = 128
 # for every batch of cases: a third of a case's write (issue 21), and a writable temporary folder needed.
 TEMP_STORE = "MEMORY"
 
+
 def migrate(conn: sqlite3.Connection, steps: tuple[Step, ...] = MIGRATIONS, *, name: str = "database") -> int:
     """Apply the steps the database has not seen, each in its own transaction; returns the version.
 
