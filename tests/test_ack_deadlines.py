@@ -1,16 +1,21 @@
 """The watchdog's deadlines (issue 21, bot.core.ack): one timer for every interaction watched on
 a loop, firing at the earliest deadline; an interaction not answered by its deadline defers,
 one answered does not; a deadline sooner than one before it keeps its own time; a deadline does not
-keep an interaction alive."""
+keep an interaction alive, nor does its response once its command is done (``ack.release``)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import weakref
+from datetime import UTC, datetime
 from typing import Any
 
+import discord
+
 from bot.core import ack
+from testkit.discord_standin import DiscordStandIn
+from tests.conftest import StartBot
 
 
 class Response:
@@ -68,3 +73,46 @@ async def test_a_deadline_does_not_keep_an_interaction_alive() -> None:
     await asyncio.sleep(0.3)  # both deadlines pass with nothing there
     assert waiting.deferred_at is not None  # the one still held defers as before
     assert not deadlines._due and deadlines._timer is None
+
+
+def _interactions_alive() -> list[discord.Interaction[Any]]:
+    return [o for o in gc.get_objects() if isinstance(o, discord.Interaction)]
+
+
+async def test_a_finished_command_lets_its_interaction_go_without_the_collector(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    """Issue 21: an answered /cast's interaction, with its user, member, options and reader, is
+    freed when the command is done (``ack.release``), not left in a cycle with its response for the
+    collector's passes to find. With the collector off, none of the casts' interactions is alive
+    after their commands finish; a command that has not answered keeps its response (the watchdog
+    may still defer it)."""
+    await start_bot(clock=lambda: datetime(2026, 11, 29, 5, 0, tzinfo=UTC))
+    await standin.slash("cast", {"when": "now"})  # first-use work (fonts, caches) out of the way
+    gc.collect()
+    gc.disable()
+    try:
+        for minute in range(4):
+            callback = await standin.slash("cast", {"when": f"2026-11-29 14:0{minute}"})
+            assert callback.type == 4
+        for _ in range(50):  # the commands finish just after their callbacks reach the stand-in
+            await asyncio.sleep(0.01)
+            if not _interactions_alive():
+                break
+        assert _interactions_alive() == []
+    finally:
+        gc.enable()
+
+
+async def test_release_keeps_the_response_of_an_interaction_not_answered() -> None:
+    interaction = discord.Interaction.__new__(discord.Interaction)
+    interaction.extras = {}
+    interaction.type = discord.InteractionType.application_command
+    ack.watch(interaction)
+    response = interaction.response
+    assert isinstance(response, ack.AckedResponse) and not response.is_done()
+    ack.release(interaction)
+    assert interaction.response is response  # still ours: the watchdog may defer it
+    response._inner._response_type = discord.InteractionResponseType.channel_message
+    ack.release(interaction)
+    assert not isinstance(interaction.response, ack.AckedResponse)  # let go once answered

@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.store import Location, Shards, Store, default_location, held, open_store
 
+from .ack import release
 from .config import Config, DeliveryConfig, configure_endpoints, read_config
 from .errors import LiurenTree
 from .identify import IdentifyPacer
@@ -113,8 +114,11 @@ class LiurenBot(commands.AutoShardedBot):
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """discord.py's events, and a form's submission also as ``form_submit`` (listeners:
         ``on_form_submit(interaction)``): a feature answering forms that outlive a restart listens
-        to that, so the other interactions (every /cast) schedule no listener task (issue 21)."""
+        to that, so the other interactions (every /cast) schedule no listener task (issue 21). A
+        command's completion lets its answered interaction go at once (``ack.release``)."""
         super().dispatch(event_name, *args, **kwargs)
+        if event_name == "app_command_completion":  # the command's last step (discord.py's tree)
+            release(args[0])
         if event_name == "interaction" and getattr(args[0], "type", None) is discord.InteractionType.modal_submit:
             super().dispatch("form_submit", *args, **kwargs)
 
