@@ -85,8 +85,7 @@ async def test_a_finished_command_lets_its_interaction_go_without_the_collector(
     """Issue 21: an answered /cast's interaction, with its user, member, options and reader, is
     freed when the command is done (``ack.release``), not left in a cycle with its response for the
     collector's passes to find. With the collector off, none of the casts' interactions is alive
-    after their commands finish; a command that has not answered keeps its response (the watchdog
-    may still defer it)."""
+    after their commands finish."""
     await start_bot(clock=lambda: datetime(2026, 11, 29, 5, 0, tzinfo=UTC))
     await standin.slash("cast", {"when": "now"})  # first-use work (fonts, caches) out of the way
     gc.collect()
@@ -105,6 +104,8 @@ async def test_a_finished_command_lets_its_interaction_go_without_the_collector(
 
 
 async def test_release_keeps_the_response_of_an_interaction_not_answered() -> None:
+    """An interaction not answered yet keeps its response (the watchdog may still defer it); once
+    answered, it lets go."""
     interaction = discord.Interaction.__new__(discord.Interaction)
     interaction.extras = {}
     interaction.type = discord.InteractionType.application_command

@@ -34,6 +34,7 @@ ACK_AFTER = 2.4  # Discord allows 3 s for the first answer; the defer itself nee
 UNKNOWN_INTERACTION = 10062
 _EXPIRED = "liuren.expired"
 _RECEIVED = "liuren.received"
+_RESPONSE_SLOT = "_cs_response"  # where discord.py caches an interaction's response (``Interaction.response``)
 
 
 class InteractionExpired(discord.DiscordException):
@@ -149,7 +150,7 @@ def watch(interaction: discord.Interaction[Any], after: float = ACK_AFTER) -> No
     interaction.extras[_RECEIVED] = time.monotonic()
     response = AckedResponse(interaction)
     # discord.py caches the response in this slot; ours is a drop-in subclass.
-    setattr(interaction, "_cs_response", response)  # noqa: B010 (a slot mypy does not see)
+    setattr(interaction, _RESPONSE_SLOT, response)
     loop = asyncio.get_running_loop()
     deadlines = _DEADLINES.get(loop)
     if deadlines is None:
@@ -165,9 +166,9 @@ def release(interaction: discord.Interaction[Any]) -> None:
     load every /cast left one such cycle (~13,000 objects in 2 s of 64 in flight), which the
     collector's youngest and middle passes had to find (issue 21). One not answered yet keeps its
     response, for the watchdog to defer; an answered one has nothing left to say through it."""
-    response = getattr(interaction, "_cs_response", None)
+    response = getattr(interaction, _RESPONSE_SLOT, None)
     if isinstance(response, AckedResponse) and response.is_done():
-        delattr(interaction, "_cs_response")  # discord.py's cached slot, as ``watch`` set it
+        delattr(interaction, _RESPONSE_SLOT)
 
 
 class _Deadlines:
