@@ -184,6 +184,19 @@ def test_table_matches_a_fresh_jpl_computation() -> None:
                 assert abs(got.instant.timestamp() - float(fresh)) <= 1.0, (package, year, got.name)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("skyfield") is None, reason="the generator imports skyfield, dev-only")
+def test_the_generator_writes_the_table_files_as_they_stand() -> None:
+    """Rendering the table's own instants gives back every file of engine/solar_terms/, and nothing more."""
+    from engine.solar_terms import INSTANTS
+
+    gen = _generator()
+    files = gen.render([INSTANTS[i : i + 24] for i in range(0, len(INSTANTS), 24)])
+    folder = gen.OUTPUT
+    assert sorted(files) == sorted(p.name for p in folder.glob("*.py"))
+    for name, text in files.items():
+        assert (folder / name).read_text(encoding="utf-8") == text, name
+
+
 # --- the table itself ---------------------------------------------------------------------
 
 NAMES = (
