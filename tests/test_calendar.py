@@ -412,6 +412,19 @@ def test_zone_is_cached() -> None:
         zone(["Asia/Tokyo"])  # type: ignore[arg-type]
 
 
+def test_spellings_of_a_zone_give_its_zone_and_do_not_grow_the_zone_memo() -> None:
+    """Every case of a name reads as the zone, but only the canonical spelling is kept: typed
+    variants (a user's, in any mix of cases) cannot grow the memo past one entry per zone."""
+    from engine import calendar
+
+    tokyo = zone("Asia/Tokyo")
+    kept = len(calendar._ZONES)
+    spellings = ["".join(c.upper() if (n >> i) & 1 else c.lower() for i, c in enumerate("asia/tokyo"))
+                 for n in range(64)]
+    assert all(zone(s) is tokyo for s in spellings)
+    assert len(calendar._ZONES) == kept
+
+
 # --- errors -------------------------------------------------------------------------------
 
 

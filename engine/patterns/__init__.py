@@ -114,9 +114,7 @@ def classify(chart: Chart, facts: Facts | None = None) -> Patterns:
     return _CLASSIFIED.put(chart, (facts, Patterns(tuple(held), tuple(undecided))))[1]
 
 
-# The patterns of the last charts classified, with the facts they were classified on: one reply
-# classifies its chart several times (the chart text, the JSON, the reading, the picture and its alt
-# text), and facts equal in value decide the same patterns. Patterns are frozen.
+# A chart shown several ways at once is classified once; facts equal in value decide the same patterns.
 _CLASSIFIED: Recent[Chart, tuple[Facts, Patterns]] = Recent(64)
 
 
