@@ -262,6 +262,11 @@ _Span = tuple[Pillar, Pillar, Branch, SolarTerm, SolarTerm]
 _SPANS: dict[int, _Span] = {}
 
 
+def clear_cache() -> None:
+    """Forget the spans worked out (for benchmarks that time a cast from scratch); terms stay made."""
+    _SPANS.clear()
+
+
 def _span(index: int) -> _Span:
     """Year and month pillars, 月将 and the two ruling terms from the last term ``index``."""
     span = _SPANS.get(index)

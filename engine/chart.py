@@ -165,14 +165,10 @@ _LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Cha
     None, None, None, None, None)
 
 
-# What charts share is built once and shared (all of it frozen, so sharing is safe): the 8,640
-# charts of a school take a fifth of the memory and are built in a seventh of the time. The four
-# lessons and the 三伝 with its trace follow from the day and the plate (and the school), so the 12
-# charts of each (day, plate) share them; the generals follow from the day stem, the hour and the
-# plate, and read alike for every 晝 (or 夜) hour of a plate, as do the steps. Keyed on what builds
-# them, not on equal values (Stem.甲 == Branch.子 as IntEnums: a value key could swap one for the
-# other), except the generals, which hold no stem, and are shared by value. Figures in
-# docs/performance.md.
+# The parts charts share (lessons and 三伝 by day and plate, generals and steps alike for the 晝 or
+# 夜 hours of a plate), built once: a fifth of the memory, a seventh of the build (docs/performance.md).
+# Keyed on what builds them, since equal IntEnums (Stem.甲 == Branch.子) could swap one for another;
+# the generals hold no stem and are shared by value.
 _LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
 _TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
 _GENERALS: dict[tuple[int, int, int, str], Generals] = {}
