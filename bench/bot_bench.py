@@ -1,4 +1,4 @@
-"""Benchmark: /cast under load, the real bot against a peer doing the same Discord work (issue 21).
+"""Benchmark: /cast under load, the real bot against a peer doing the same Discord work.
 
     python bench/bot_bench.py                  # 4 rounds of 512 per workload, 64 in flight, 10,000 for memory
     python bench/bot_bench.py --quick          # a smoke run: 1 round of 4, 4 in flight, 4 for memory
@@ -30,17 +30,15 @@ event loop: the rest is worker threads, drawing pictures and writing the databas
 read a latency ratio by: the round's wall time per interaction (its inverse is the throughput at C
 in flight) and the stand-in host's CPU per interaction (the same work for both bots; the two bots'
 and the host's processes share the machine's cores, so where the host's CPU nears the wall time,
-the host, not the bot, is what paces the round). The machine's speed drifts between rounds (here
-by a quarter for the same work), so each workload also prints its ratios round by round, ours
-against the peer that ran beside it in that round, as median (min–max).
+the host, not the bot, is what paces the round). The machine's speed drifts between rounds, so
+each workload also prints its ratios round by round, ours against the peer that ran beside it in
+that round, as median (min–max).
 Then memory: ``--memory N`` distinct casts with pictures (each a new chart moment and picture;
 from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of
 each bot at start, before them and after them. Ratios are ours/peer.
 ``--peer-twice`` runs the rounds with a second peer in ours' place (ours is started only for the
 reply the peers copy): two bots doing the same work, so its ratios are what the bench itself reads
-as a difference. Here, three runs of the default rounds gave 0.84–1.06× for the CPU per interaction
-and 0.79–1.03× for the latency median, and one round's own CPU ratio ranged 0.62–1.52× (the speed
-of this kind of machine moves by up to 2× within seconds). Read ours/peer against it.
+as a difference (its figures are in docs/performance.md). Read ours/peer against it.
 ``--where`` runs ours under tracemalloc and prints what the memory casts left allocated, by file and
 line (slower; that run's RSS is not the figure). Nothing is asserted: the figures are printed with the
 load average, since the machine may be running other work; the exit status is 0 when all ran.

@@ -1,6 +1,6 @@
 """The memory run of bench/bot_bench.py: which moments it casts, and where ours holds its memory.
 
-Issue 21 asks for the resident set after 10,000 distinct casts with pictures *and a full chart
+The memory figure is the resident set after 10,000 distinct casts with pictures *and a full chart
 cache*. engine.cast_classical keeps every chart it built, one per (day pillar, 月将, hour branch)
 and school: 60 × 12 × 12 = 8,640 for the default school, and a cast from an instant shares that
 chart. Moments two hours apart from 1960 reach only 5,265 of them in 10,000 casts (61 %), so

@@ -67,7 +67,7 @@ Work = Callable[[], int]  # does some charts, returns how many
 def forget_charts() -> None:
     """Empty the engine's caches of built charts and calendar spans, so the next casts start cold."""
     engine_chart.clear_cache()  # the charts and the parts they share
-    engine_calendar._SPANS.clear()
+    engine_calendar.clear_cache()  # the pillars and 月将 worked out per solar term
 
 
 def classical_texts() -> list[tuple[str, str, str]]:

@@ -15,7 +15,7 @@ a different chart and moment), with every cache emptied before each round, on on
   ``render_reading``), the path ``liuren cast --question`` takes, the sentence cache emptied too.
 
 Casting is outside the timed part (both pay it alike). Each figure is the median over ``--rounds``
-rounds, the order of the workloads rotating; the ratio is with/without (issue 18's target: ≤ 1.3×).
+rounds, the order of the workloads rotating; the ratio is with/without (the target: ≤ 1.3×).
 Not a test: timings are printed, never asserted.
 """
 

@@ -10,7 +10,7 @@ Prints, on one core:
   * a chart already drawn (the finished PNG comes from the cache);
   * the text ring (texts.render.render_text) for the same charts, for comparison;
   * resident memory after rendering N distinct casts (each an instant an hour apart).
-Targets (issue 11): ≤ 20 ms for a new chart, ≤ 2 ms for one already drawn, < 120 MB resident.
+Targets: ≤ 20 ms for a new chart, ≤ 2 ms for one already drawn, < 120 MB resident.
 CPU is this thread's processor time (what one core spends, whatever else the machine runs); wall
 is the clock, which on a busy machine also counts the time other processes held the core.
 """
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.casts = args.sample = 2
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the issue asks
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core: the figures are per core
 
     runs = [[float(x) for x in subprocess.run([sys.executable, "-c", _FIRST], cwd=ROOT, capture_output=True,
                                               text=True, check=True).stdout.split()]

@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             label = f"{name}, picture {'on' if picture else 'off'}"
             print(f"{label:<24} {statistics.median(mine):10.1f} {theirs:10.1f} "
                   f"{statistics.median(mine) / theirs:9.2f}×  {min(mine):.0f}–{max(mine):.0f}")
-    print("target (issue 21): a warm /cast (same minute or hour) ≤ 120 µs of the project's own CPU "
+    print("target: a warm /cast (same minute or hour) ≤ 120 µs of the project's own CPU "
           "(ours − peer)")
     cli, bare = startup(args.starts)
     print(f"start-up: liuren {' '.join(CLI)} {cli:.0f} ms, python -c pass {bare:.0f} ms: {cli / bare:.2f}× "

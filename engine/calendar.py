@@ -88,11 +88,14 @@ _FIRST_DAY = FIRST_DATE.toordinal()
 _LAST_DAY = LAST_DATE.toordinal()
 _DAY_2000_01_01 = date(2000, 1, 1).toordinal()
 _DAY_INDEX_2000_01_01 = 54  # 戊午
+# Memos, each kept because the benchmarks show it (docs/performance.md): zones by their canonical
+# name, so a cast given a zone name skips the case-folded look-up; each term of INSTANTS made once.
 _ZONES: dict[str, ZoneInfo] = {}
 _TERMS: dict[int, SolarTerm] = {}
 _ACCEPTED_ZONE = "give an IANA zone name such as 'Asia/Tokyo' or 'America/New_York'"
 
 
+# Made once: listing the zones walks the zone files (milliseconds), and autocomplete asks at each key.
 @cache
 def _canonical_zones() -> dict[str, str]:
     """Case-folded IANA name → its canonical spelling. ``localtime``, ``posixrules`` and ``Factory``
@@ -126,7 +129,8 @@ def zone(name: str) -> ZoneInfo:
         found = ZoneInfo(canonical)
     except (ZoneInfoNotFoundError, ValueError, OSError) as error:
         raise CalendarError(f"unknown time zone {name.strip()[:60]!r}: {_ACCEPTED_ZONE}") from error
-    _ZONES[name] = found
+    if name == canonical:  # kept under its own spelling only, so the memo holds at most one per zone
+        _ZONES[name] = found
     return found
 
 
@@ -254,7 +258,13 @@ def _place(at: datetime, tz: str | None) -> tuple[datetime, str, float]:
 
 
 _Span = tuple[Pillar, Pillar, Branch, SolarTerm, SolarTerm]
+# What follows from each term on, made once: a cast from an instant finds it by the term's position.
 _SPANS: dict[int, _Span] = {}
+
+
+def clear_cache() -> None:
+    """Forget the spans worked out (for benchmarks that time a cast from scratch); terms stay made."""
+    _SPANS.clear()
 
 
 def _span(index: int) -> _Span:

@@ -12,7 +12,7 @@ from .generals import Generals, place_generals
 from .lessons import Lesson, four_lessons
 from .plate import Plate, plate_for
 from .school import DEFAULT_SCHOOL, School
-from .symbols import STEMS, Branch, Element, Pillar, Stem, parse_branch
+from .symbols import PILLARS, STEMS, Branch, Element, Pillar, Stem, parse_branch
 from .terms import POSITIONS, General, Kin, Position
 from .transmissions import Transmissions, three_transmissions
 
@@ -144,7 +144,7 @@ def cast(
     global _LAST_CAST
     last = _LAST_CAST
     if last[0] is at and last[1] == tz and last[2] is school and last[3] is yuejiang and last[4] is not None:
-        return last[4]  # issue 21: the one datetime a study group's casts of a moment share, cast again
+        return last[4]  # a study group's casts of one moment share the one datetime: cast it once
     try:
         when = calendar.moment(at, tz, day_changes_at_23=school.day_changes_at_23)
     except calendar.CalendarError as error:
@@ -165,25 +165,23 @@ _LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Cha
     None, None, None, None, None)
 
 
-# issue 21: what charts share is built once and shared (all of it frozen, so sharing is safe). The
-# four lessons and the 三伝 with its trace (half of what a chart holds) follow from the day and the
-# plate (and the school), so the 12 charts of each (day, plate) share them; the generals follow from
-# the day stem, the hour and the plate, and read alike for every 晝 (or 夜) hour of a plate, as do the
-# steps. Keyed on what builds them, not on equal values (Stem.甲 == Branch.子 as IntEnums: a value
-# key could swap one for the other), except the generals, which hold no stem, and are shared by
-# value. 8,640 charts: 21 MB → ~4 MB.
+# The parts charts share (lessons and 三伝 by day and plate, generals and steps alike for the 晝 or
+# 夜 hours of a plate), built once: a fifth of the memory, a seventh of the build (docs/performance.md).
+# Keyed on what builds them, since equal IntEnums (Stem.甲 == Branch.子) could swap one for another;
+# the generals hold no stem and are shared by value.
 _LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
 _TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
 _GENERALS: dict[tuple[int, int, int, str], Generals] = {}
 _ALIKE: dict[Generals, Generals] = {}
 _STEPS: dict[tuple[int, int, School, Generals], tuple[Step, Step, Step]] = {}
-_VOID: dict[int, tuple[Branch, Branch]] = {}
+# The 60 days' 旬空 pairs, made once, so the charts of a day share one.
+_VOIDS: tuple[tuple[Branch, Branch], ...] = tuple(day.void for day in PILLARS)
 
 
 def clear_cache() -> None:
     """Forget every chart built and the parts they share (for benchmarks that time a cold cast)."""
     global _LAST_CAST
-    for cache in (_CACHE, _LESSONS, _TRANSMISSIONS, _GENERALS, _ALIKE, _STEPS, _VOID):
+    for cache in (_CACHE, _LESSONS, _TRANSMISSIONS, _GENERALS, _ALIKE, _STEPS):
         cache.clear()
     _LAST_CAST = (None, None, None, None, None)
 
@@ -212,9 +210,7 @@ def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School) -> Chart
     if generals is None:
         made = place_generals(day.stem, hour, plate, school.noble_table)
         generals = _GENERALS[generals_key] = _ALIKE.setdefault(made, made)
-    void = _VOID.get(day.index)
-    if void is None:
-        void = _VOID[day.index] = day.void
+    void = _VOIDS[day.index]
     steps_key = (day.index, plate.offset, school, generals)
     steps = _STEPS.get(steps_key)
     if steps is None:

@@ -168,8 +168,7 @@ def facts(
     return _derive(chart, birth_year, sex, month, year)
 
 
-# A chart's own facts (no birth data, no override), for the last charts asked about: one reply asks
-# for them several times (the chart text, the JSON, the reading, the picture). Facts are frozen.
+# A chart shown several ways at once (text, JSON, reading) derives its own facts once (engine/recent.py).
 _OWN: Recent[Chart, Facts] = Recent(64)
 
 

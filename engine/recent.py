@@ -1,10 +1,10 @@
 """The last few results worked out from an object, found again by the object itself (its identity).
 
-A chart's facts and patterns are asked for several times while one reply is written (the chart
-text, the JSON, the reading, the picture and its alt text each asked on their own): kept here, the
-second ask is a look-up. Keyed by identity, not by value: a chart's hash walks all it holds, and
-equal values of different IntEnums (``Branch.子 == Stem.甲``) could not swap one result for another.
-Each entry holds its object, so no other object can take its id while the entry is kept.
+A chart's facts and patterns are asked for again when one chart is shown several ways at once (the
+chart text, the JSON, the reading): kept here, the second ask is a look-up. Keyed by identity, not
+by value: a chart's hash walks all it holds, and keyed by identity equal values of different
+IntEnums (``Branch.子 == Stem.甲``) cannot swap one result for another. Each entry holds its object,
+so no other object can take its id while the entry is kept.
 
     >>> kept = Recent[tuple[int, ...], int](2)
     >>> a, b, c = (1,), (2,), (3,)

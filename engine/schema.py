@@ -1,7 +1,7 @@
 """The chart as plain JSON-ready data (``--json``). The schema, version 3:
 
 - ``schema``: 3 (version 1 carried the reasons as Japanese sentences; 2 carries them as data; 3
-  puts the reading's entries under ``reading.entries`` and adds ``reading.matters``, issue 18)
+  puts the reading's entries under ``reading.entries`` and adds ``reading.matters``)
 - ``day`` "甲子", ``hour`` "午", ``yuejiang`` "亥" — the three classical inputs
 - ``moment``: null for a chart cast from the classical inputs, else
   ``{"local": ISO 8601 with offset, "zone": IANA name, "year"/"month"/"day"/"hour": "丙午" …,
@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from enum import Enum
-from functools import lru_cache
 from typing import Any
 
 from .calendar import SolarTerm
@@ -48,7 +47,6 @@ from .chart import Chart
 from .facts import Facts, facts
 from .patterns import classify
 from .reasons import Why
-from .school import School
 from .symbols import BRANCHES, Pillar
 
 SCHEMA_VERSION = 3
@@ -57,7 +55,7 @@ SCHEMA_VERSION = 3
 def plain(value: object) -> Any:
     """A reason's value as JSON data: terms by their name, tuples as lists, numbers as they are."""
     if isinstance(value, Enum):
-        return value._name_  # _name_: .name is a Python-level property (issue 23: ~60 a chart)
+        return value._name_  # the plain attribute: Enum's .name is a property, read ~60 times a chart
     if isinstance(value, Pillar):
         return str(value)
     if isinstance(value, tuple):
@@ -88,12 +86,6 @@ def _facts(known: Facts) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=16)
-def _school(school: School) -> tuple[tuple[str, Any], ...]:
-    """``asdict(school)``'s items, worked out once per school (asdict walks and copies every field)."""
-    return tuple(asdict(school).items())
-
-
 def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
     """The chart as a dict of strings, numbers, lists and dicts (see the module docstring)."""
     known = known if known is not None else facts(chart)
@@ -118,7 +110,7 @@ def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
         "hour": str(chart.hour),
         "yuejiang": str(chart.yuejiang),
         "moment": moment,
-        "school": dict(_school(chart.school)),
+        "school": asdict(chart.school),
         "offset": chart.plate.offset,
         "plate": {str(b): str(chart.plate.up(b)) for b in BRANCHES},
         "lessons": [

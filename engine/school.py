@@ -19,7 +19,7 @@ class School:
     - ``maoxing_by_day``: name 昴星's sub-forms by the day (剛日 虎視転蓬, 柔日 冬蛇掩目) instead of
       by the general on 初伝 (§7).
     - ``tengshe_whenever_seen``: read 騰蛇's opening (¶95 「但見騰蛇」) as bearing whenever it rides any
-      of the 三伝, instead of only as 發用 (default, ¶97 「発用するのを見れば」; docs/rules.md §9.3 R3, issue 18).
+      of the 三伝, instead of only as 發用 (default, ¶97 「発用するのを見れば」; docs/rules.md §9.3 R3).
     """
 
     day_changes_at_23: bool = True
@@ -27,7 +27,7 @@ class School:
     fuyin_repeat_clash: bool = False
     shehai_depth_first: bool = False
     maoxing_by_day: bool = False
-    # issue 18 (the matter reading, texts/matter_reading.py): one switch, read only there
+    # Read only by the matter reading (texts/matter_reading.py); the engine's own rules ignore it.
     tengshe_whenever_seen: bool = False
 
     def __post_init__(self) -> None:

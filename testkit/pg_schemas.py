@@ -1,12 +1,11 @@
 """PostgreSQL schemas for the store's tests: a fresh empty one per test, or one already migrated.
 
-A fresh schema costs the server ~60 ms of CPU to migrate (a dozen tables and their indexes, then
-dropped again), and the suite's store tests made ~130 of them on two cores (issue 23). A test that
-only needs a store at the current version gets one from :class:`MigratedSchemas` instead: migrated
-once per worker, handed back after the test with every table emptied and its sequences restarted
-(so ids start again as in a new schema), and dropped instead of reused when the test
-changed its shape (tables, columns, indexes, constraints or the schema version) or left it locked.
-Tests of migration itself keep asking for a fresh empty schema.
+A fresh schema costs the server a migration (a dozen tables and their indexes, then dropped
+again; figures in docs/performance.md). A test that only needs a store at the current version gets
+one from :class:`MigratedSchemas` instead: migrated once per worker, handed back after the test with
+every table emptied and its sequences restarted (so ids start again as in a new schema), and dropped
+instead of reused when the test changed its shape (tables, columns, indexes, constraints or the
+schema version) or left it locked. Tests of migration itself keep asking for a fresh empty schema.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # The stand-in writes READY and its GUILD_CREATEs back to back, so a child bot has every server
 # within milliseconds of READY; 0.2 s instead of discord.py's 2 s leaves margin for a loaded machine
-# and saves most of two seconds at every start (issue 23: test_bot_process and test_shards 30.6 s → 18.9 s).
+# and saves most of two seconds at every start (figures in docs/performance.md).
 GUILD_READY_TIMEOUT = "0.2"
 
 

@@ -1,4 +1,4 @@
-"""Every benchmark runs (issue 23, item 4): each script in its quickest mode, as its own process,
+"""Every benchmark runs: each script in its quickest mode, as its own process,
 from this tree, so a command the README names cannot rot unnoticed.
 
 Timings are printed by the scripts and never asserted here (a loaded machine is slow, not wrong):
@@ -61,7 +61,7 @@ def test_every_bench_command_in_the_readme_is_run_here() -> None:
     assert all((ROOT / n).is_file() for n in named)
 
 
-@pytest.mark.slow  # issue 23: each run is a process of its own, a second or more of CPU
+@pytest.mark.slow  # each run is a process of its own, a second or more of CPU
 @pytest.mark.parametrize("run", [pytest.param(r, id=r.script) for r in RUNS])
 def test_the_benchmark_runs_in_its_quickest_mode(run: Run) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}

@@ -184,6 +184,19 @@ def test_table_matches_a_fresh_jpl_computation() -> None:
                 assert abs(got.instant.timestamp() - float(fresh)) <= 1.0, (package, year, got.name)
 
 
+@pytest.mark.skipif(importlib.util.find_spec("skyfield") is None, reason="the generator imports skyfield, dev-only")
+def test_the_generator_writes_the_table_files_as_they_stand() -> None:
+    """Rendering the table's own instants gives back every file of engine/solar_terms/, and nothing more."""
+    from engine.solar_terms import INSTANTS
+
+    gen = _generator()
+    files = gen.render([INSTANTS[i : i + 24] for i in range(0, len(INSTANTS), 24)])
+    folder = gen.OUTPUT
+    assert sorted(files) == sorted(p.name for p in folder.glob("*.py"))
+    for name, text in files.items():
+        assert (folder / name).read_text(encoding="utf-8") == text, name
+
+
 # --- the table itself ---------------------------------------------------------------------
 
 NAMES = (
@@ -397,6 +410,19 @@ def test_zone_is_cached() -> None:
     assert zone("Asia/Tokyo") is zone("Asia/Tokyo")
     with pytest.raises(CalendarError, match="IANA zone name"):
         zone(["Asia/Tokyo"])  # type: ignore[arg-type]
+
+
+def test_spellings_of_a_zone_give_its_zone_and_do_not_grow_the_zone_memo() -> None:
+    """Every case of a name reads as the zone, but only the canonical spelling is kept: typed
+    variants (a user's, in any mix of cases) cannot grow the memo past one entry per zone."""
+    from engine import calendar
+
+    tokyo = zone("Asia/Tokyo")
+    kept = len(calendar._ZONES)
+    spellings = ["".join(c.upper() if (n >> i) & 1 else c.lower() for i, c in enumerate("asia/tokyo"))
+                 for n in range(64)]
+    assert all(zone(s) is tokyo for s in spellings)
+    assert len(calendar._ZONES) == kept
 
 
 # --- errors -------------------------------------------------------------------------------

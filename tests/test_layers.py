@@ -98,7 +98,7 @@ def test_packages_import_only_downstream(package: str) -> None:
 def test_engine_does_no_io() -> None:
     """The engine is pure: no file, network or environment access outside its command line."""
     io_modules = {"os", "socket", "sqlite3", "urllib", "http", "asyncio", "subprocess", "pathlib", "io"}
-    for module in sorted((ROOT / "engine").glob("*.py")):
+    for module in sorted((ROOT / "engine").rglob("*.py")):
         if module.name in ("cli.py", "bench.py", "__main__.py"):
             continue  # the command line and the benchmark are the I/O edges
         tree = parsed(module)

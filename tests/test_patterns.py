@@ -217,13 +217,13 @@ def test_classical_charts_with_month_year_and_birth_given(charts: Sequence[Chart
         assert actual(chart, given) == want, f"{chart.day} k={chart.plate.offset} {chart.hour}"
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_instant_charts_agree_with_definitions() -> None:
     for chart in INSTANTS:
         assert actual(chart) == expected(chart, moment_known(chart)), str(chart.moment)
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_instant_charts_with_walking_year() -> None:
     for i, chart in enumerate(INSTANTS):
         assert chart.moment is not None
@@ -252,7 +252,7 @@ SCHOOLS = [School(noble_table=n, shehai_depth_first=s, fuyin_repeat_clash=f)
            for n in ("甲牛", "甲羊") for s in (False, True) for f in (False, True)]
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_never_possible_by_enumeration() -> None:
     for school in SCHOOLS:
         for hour in (Branch.午, Branch.子):

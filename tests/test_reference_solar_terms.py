@@ -2,7 +2,7 @@
 
 tests/data/reference_solar_terms.csv holds all 24 terms of every year 1900-2100, computed by
 tools/gen_reference_terms.py with astropy/ERFA (the SOFA analytic series epv00, IAU 2006/2000A
-precession-nutation, its own ΔT and leap-second tables), while engine/solar_terms.py comes from
+precession-nutation, its own ΔT and leap-second tables), while engine/solar_terms/ comes from
 skyfield and the JPL numerical ephemeris DE423. The two agree to about 2 s; docs/rules.md §2 allows
 10 s over 1900-2050 and 120 s up to 2100, and that tolerance is what is asserted here, for
 every instant, and for where the 月将, the month pillar and the year pillar actually change.

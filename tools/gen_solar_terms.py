@@ -1,9 +1,9 @@
-"""Generate engine/solar_terms.py: the instants of the 24 solar terms, 1899-2101.
+"""Generate engine/solar_terms/: the instants of the 24 solar terms, 1899-2101.
 
 Dev-only tool (not a runtime dependency of the engine):
 
     pip install skyfield de423
-    python tools/gen_solar_terms.py            # rewrites engine/solar_terms.py
+    python tools/gen_solar_terms.py            # rewrites engine/solar_terms/
     python tools/gen_solar_terms.py --check    # compares with DE421 (pip install skyfield-data)
 
 What is computed: the instant at which the Sun's apparent geocentric ecliptic longitude of date
@@ -50,7 +50,10 @@ LONGITUDES = tuple((285 + 15 * i) % 360 for i in range(24))
 AU_KM = 149597870.700
 UNIX_EPOCH_JD = 2440587.5
 UTC_FROM = datetime(1972, 1, 1, tzinfo=UTC).timestamp()
-OUTPUT = Path(__file__).resolve().parent.parent / "engine" / "solar_terms.py"
+# The table, one module a century (a module of all 203 years would run past 400 lines), joined by
+# the package's __init__.py.
+CENTURIES = ((1899, 1999), (2000, 2101))
+OUTPUT = Path(__file__).resolve().parent.parent / "engine" / "solar_terms"
 
 
 class _OldJplSeries(VectorFunction):  # type: ignore[misc]
@@ -161,33 +164,54 @@ def compute(eph: Any, years: Sequence[int]) -> Any:
     return civil_seconds(ts, term_instants_tt(eph, ts, years))
 
 
-def render(seconds: Any) -> str:
-    lines = [
-        '"""Instants of the 24 solar terms (二十四節気), 1899-2101. GENERATED — do not edit.',
-        "",
-        "Made by tools/gen_solar_terms.py with skyfield and the JPL ephemeris DE423: the moment the",
-        "Sun's apparent geocentric ecliptic longitude of date (with aberration and nutation) reaches",
-        "each multiple of 15°. Values are POSIX seconds (UTC from 1972, UT1 before), rounded to the",
-        "second. ``INSTANTS`` holds 24 per year, in time order; within each year the terms are",
-        "小寒 大寒 立春 雨水 驚蟄 春分 清明 穀雨 立夏 小満 芒種 夏至",
-        "小暑 大暑 立秋 処暑 白露 秋分 寒露 霜降 立冬 小雪 大雪 冬至",
-        "(longitudes 285°, 300°, … 270°), so even positions are 節 and odd ones are 中気.",
-        '"""',
-        "",
-        f"FIRST_YEAR = {FIRST_YEAR}",
-        f"LAST_YEAR = {LAST_YEAR}",
-        "",
-        "# fmt: off",
-        "INSTANTS: tuple[int, ...] = (",
-    ]
-    for year, row in zip(range(FIRST_YEAR, LAST_YEAR + 1), seconds, strict=True):
-        values = [math.floor(v + 0.5) for v in row]
-        lines.append(f"    # {year}")
-        for i in range(0, 24, 8):
-            lines.append("    " + " ".join(f"{v}," for v in values[i : i + 8]))
-    lines.append(")")
-    lines.append("# fmt: on")
-    return "\n".join(lines) + "\n"
+def century_module(first: int, last: int) -> str:
+    """The name of the module holding the years ``first``-``last``."""
+    return f"years_{first}_{last}"
+
+
+def render(seconds: Any) -> dict[str, str]:
+    """The package's files by name: ``__init__.py`` and one module a century of ``seconds`` rows."""
+    parts = [century_module(first, last) for first, last in CENTURIES]
+    files = {
+        "__init__.py": "\n".join([
+            '"""Instants of the 24 solar terms (二十四節気), 1899-2101. GENERATED — do not edit.',
+            "",
+            "Made by tools/gen_solar_terms.py with skyfield and the JPL ephemeris DE423: the moment the",
+            "Sun's apparent geocentric ecliptic longitude of date (with aberration and nutation) reaches",
+            "each multiple of 15°. Values are POSIX seconds (UTC from 1972, UT1 before), rounded to the",
+            "second. ``INSTANTS`` holds 24 per year, in time order; within each year the terms are",
+            "小寒 大寒 立春 雨水 驚蟄 春分 清明 穀雨 立夏 小満 芒種 夏至",
+            "小暑 大暑 立秋 処暑 白露 秋分 寒露 霜降 立冬 小雪 大雪 冬至",
+            "(longitudes 285°, 300°, … 270°), so even positions are 節 and odd ones are 中気.",
+            "The rows are kept one module a century and joined here.",
+            '"""',
+            "",
+            *(f"from .{part} import INSTANTS as _{part}" for part in parts),
+            "",
+            '__all__ = ["FIRST_YEAR", "INSTANTS", "LAST_YEAR"]',
+            "",
+            f"FIRST_YEAR = {FIRST_YEAR}",
+            f"LAST_YEAR = {LAST_YEAR}",
+            "INSTANTS: tuple[int, ...] = " + " + ".join(f"_{part}" for part in parts),
+        ]) + "\n",
+    }
+    rows = dict(zip(range(FIRST_YEAR, LAST_YEAR + 1), seconds, strict=True))
+    for (first, last), part in zip(CENTURIES, parts, strict=True):
+        lines = [
+            f'"""Solar-term instants of {first}-{last}, 24 a year (see engine.solar_terms). '
+            'GENERATED — do not edit."""',
+            "",
+            "# fmt: off",
+            "INSTANTS: tuple[int, ...] = (",
+        ]
+        for year in range(first, last + 1):
+            values = [math.floor(v + 0.5) for v in rows[year]]
+            for i in range(0, 24, 8):
+                line = "    " + " ".join(f"{v}," for v in values[i : i + 8])
+                lines.append(line + f"  # {year}" if i == 0 else line)
+        lines += [")", "# fmt: on"]
+        files[f"{part}.py"] = "\n".join(lines) + "\n"
+    return files
 
 
 def check_against_de421(table: Sequence[int]) -> None:
@@ -211,7 +235,7 @@ def check_against_de421(table: Sequence[int]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare the written table with DE421")
-    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--output", type=Path, default=OUTPUT, help="the package folder to write")
     args = parser.parse_args(argv)
     if args.check:
         from engine.solar_terms import INSTANTS
@@ -228,8 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         last = datetime.fromtimestamp(float(row[-1]), UTC)
         if first.year != year or last.year != year or not np.all(np.diff(row) > 0):
             raise RuntimeError(f"{year}: terms are not all inside the year in order")
-    args.output.write_text(render(seconds), encoding="utf-8")
-    print(f"wrote {args.output} ({len(years) * 24} instants)")
+    args.output.mkdir(exist_ok=True)
+    for name, text in render(seconds).items():
+        (args.output / name).write_text(text, encoding="utf-8")
+    print(f"wrote {args.output}/ ({len(years) * 24} instants)")
     return 0
 
 
