@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core import ack
 from bot.core.errors import ReplyError
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
@@ -64,7 +65,7 @@ class Casebook(commands.Cog):
         (``form_submit``: every form's submission, bot.core.host.LiurenBot.dispatch)."""
         await submit_note(self.bot, interaction)
 
-    @case.command(name="show", description=ls("case.show.description"))
+    @case.command(name="show", description=ls("case.show.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id")
     @app_commands.describe(case_id=ls("case.id.description"))
     async def show(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
@@ -74,7 +75,7 @@ class Casebook(commands.Cog):
         await send_case(interaction, case, reader.lang, image=reader.wants_image(), ephemeral=case.private,
                         notes=notes)
 
-    @case.command(name="note", description=ls("case.note.description"))
+    @case.command(name="note", description=ls("case.note.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id", note="text", number="edit")
     @app_commands.describe(case_id=ls("case.id.description"), note=ls("case.text.description"),
                            number=ls("case.edit.description"))
@@ -84,9 +85,9 @@ class Casebook(commands.Cog):
         lang = await self._lang(interaction)
         case = await load_case(self.bot, interaction, case_id, lang)
         message = await write_note(self.bot, interaction, case, note, lang, number)
-        await interaction.response.send_message(message, ephemeral=True)
+        await ack.send(interaction, message, ephemeral=True)
 
-    @case.command(name="delete", description=ls("case.delete.description"))
+    @case.command(name="delete", description=ls("case.delete.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id")
     @app_commands.describe(case_id=ls("case.id.description"))
     async def delete(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
@@ -95,13 +96,13 @@ class Casebook(commands.Cog):
         if case.author_id != interaction.user.id:
             raise ReplyError(text("case.author_only", lang, id=case.id))
         await self.bot.store.delete_case(case.id)
-        await interaction.response.send_message(text("case.deleted", lang, id=case.id), ephemeral=True)
+        await ack.send(interaction, text("case.deleted", lang, id=case.id), ephemeral=True)
 
-    @case.command(name="export", description=ls("case.export.description"))
+    @case.command(name="export", description=ls("case.export.description"), extras={"cooldown": "export"})
     @app_commands.describe(part=ls("case.part.description"))
     async def export(self, interaction: discord.Interaction[Any], part: app_commands.Range[int, 1, 1000] = 1) -> None:
         lang = await self._lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await ack.defer(interaction, ephemeral=True, thinking=True)
         cases = await self._visible(interaction)
         notes: list[CaseNote] = []
         for start in range(0, len(cases), NOTES_CHUNK):
@@ -143,7 +144,7 @@ class Casebook(commands.Cog):
                 offset += len(page)
         return sorted(seen.values(), key=lambda c: c.seq, reverse=True)[:EXPORT_MAX]
 
-    @app_commands.command(name="history", description=ls("history.description"))
+    @app_commands.command(name="history", description=ls("history.description"), extras={"cooldown": "case"})
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(scope=ls("history.scope.description"))
@@ -152,5 +153,5 @@ class Casebook(commands.Cog):
         lang = await self._lang(interaction)
         chosen: Scope = "server" if scope == "server" else "mine"
         cases, older = await history_page(self.bot, interaction, chosen, 0, lang)
-        await interaction.response.send_message(embed=history_embed(cases, chosen, 0, lang),
+        await ack.send(interaction, embed=history_embed(cases, chosen, 0, lang),
                                                 view=history_view(chosen, 0, older, lang), ephemeral=True)

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.core import ack
 from bot.core.embeds import clip
 from bot.core.errors import ReplyError, permission_names
 from bot.core.options import guild_of
@@ -130,7 +131,8 @@ class Quiz(commands.Cog):
             raise ReplyError(text("quiz.empty", lang)) from None
         if row is None:  # another start won the race
             raise ReplyError(text("quiz.running", lang))
-        await interaction.response.send_message(
+        await ack.send(
+            interaction,
             text("quiz.started", lang, user=interaction.user.mention, level=level_name(row.level, lang),
                  count=row.count, seconds=row.seconds),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -148,7 +150,7 @@ class Quiz(commands.Cog):
             raise ReplyError(text("quiz.none_running", lang))
         if row.user_id != interaction.user.id and not interaction.permissions.manage_messages:
             raise ReplyError(text("quiz.stop_denied", lang))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await ack.defer(interaction, ephemeral=True, thinking=True)
         if not await self.service.stop_quiz(row, interaction.user.id):
             await interaction.followup.send(text("quiz.none_running", lang), ephemeral=True)
             return
@@ -175,7 +177,7 @@ class Quiz(commands.Cog):
                             value=clip(board_lines(recent, lang), 1024) or "—", inline=False)
         if not embed.fields:
             embed.description = text("quiz.board_none", lang)
-        await interaction.response.send_message(embed=embed)
+        await ack.send(interaction, embed=embed)
 
     @quiz.command(name="me", description=ls("quiz.me.description"))
     async def quiz_me(self, interaction: discord.Interaction[Any]) -> None:
@@ -185,7 +187,7 @@ class Quiz(commands.Cog):
         # The button is offered here too: it forgets the member's answers in every server.
         forget = forget_view(interaction.user.id, lang)
         if not rows:
-            await interaction.response.send_message(text("quiz.me_none", lang), view=forget, ephemeral=True)
+            await ack.send(interaction, text("quiz.me_none", lang), view=forget, ephemeral=True)
             return
         lines: list[str] = []
         shown: str | None = None
@@ -200,4 +202,4 @@ class Quiz(commands.Cog):
                               paragraphs=topic_paragraphs(row), term=row.topic))
         embed = discord.Embed(title=text("quiz.me_title", lang), description=clip("\n".join(lines), 4096),
                               colour=discord.Colour(0x5865F2))
-        await interaction.response.send_message(embed=embed, view=forget, ephemeral=True)
+        await ack.send(interaction, embed=embed, view=forget, ephemeral=True)

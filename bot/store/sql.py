@@ -356,3 +356,15 @@ def options_params(guild_id: int, options: GuildOptions) -> tuple[Any, ...]:
 
 def profile_of(row: Sequence[Any]) -> Profile:
     return Profile(int(row[0]), int(row[1]), str(row[2]), _opt_str(row[3]))
+
+
+# -- notes kept once per interaction, and the casebook read by keyset (the note forms, /case export) --
+
+# A note keyed by the interaction that sent it: a second delivery of that interaction inserts
+# nothing (the unique index case_notes_source), and neither does a case at its cap.
+ADD_NOTE_ONCE = (
+    "INSERT INTO case_notes (case_id, author_id, body, created_at, source_id) SELECT ?, ?, ?, ?, ? "
+    "WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? "
+    f"ON CONFLICT (source_id) DO NOTHING RETURNING {NOTE_COLUMNS}"
+)
+NOTE_FROM = f"SELECT {NOTE_COLUMNS} FROM case_notes WHERE source_id = ?"

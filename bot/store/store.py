@@ -359,3 +359,17 @@ class Store:
             (q.DELETE_USER_NOTES, (user_id, user_id)), (q.DELETE_USER_CASES, (user_id,)),
         ])
         return gone
+
+    # -- notes kept once per interaction, and the casebook read by keyset -------------------------
+
+    async def add_note_once(self, case_id: str, author_id: int, body: str, at: int, *, source: int,
+                            limit: int) -> tuple[CaseNote | None, bool]:
+        """Add a note sent by interaction `source`, while the case has fewer than `limit` notes: the
+        note and True when added now; the note and False when `source` had added it already (a
+        retried delivery: nothing added twice); None and False at the cap."""
+        storable(body)
+        rows = await self.driver.fetch(q.ADD_NOTE_ONCE, (case_id, author_id, body, at, source, case_id, limit))
+        if rows:
+            return q.note_of(rows[0]), True
+        found = await self.driver.fetch(q.NOTE_FROM, (source,))
+        return (q.note_of(found[0]), False) if found else (None, False)

@@ -19,6 +19,7 @@ from discord.ext import commands
 import engine
 from bot.casebook.privacy import plain_text
 from bot.casebook.views import send_case
+from bot.core import ack
 from bot.core.embeds import build_lookup_embeds
 from bot.core.errors import ReplyError
 from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
@@ -164,4 +165,4 @@ class Study(commands.Cog):
         body = text("help.body", lang, zone=self.bot.config.zone.key)
         embed = discord.Embed(title=text("help.title", lang), description=body)
         embed.set_footer(text=text("embed.source", lang))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await ack.send(interaction, embed=embed, ephemeral=True)
