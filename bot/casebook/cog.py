@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.core import ack
 from bot.core.errors import ReplyError
+from bot.core.options import bounded
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
 from bot.core.worker import off_loop
@@ -36,6 +37,7 @@ EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 SCOPE_CHOICES = [app_commands.Choice(name="mine", value="mine"), app_commands.Choice(name="server", value="server")]
 EXPORT_MAX = 5000  # cases per export
+PART_MAX = 1000  # /case export part:
 NOTES_CHUNK = 500  # case ids per notes query
 PARTS_PER_REPLY = 4  # messages of a large export sent per /case export (part: goes on from there)
 UPLOAD_MARGIN = 64 * 1024  # bytes kept below Discord's upload limit (multipart headers, rounding)
@@ -100,8 +102,10 @@ class Casebook(commands.Cog):
 
     @case.command(name="export", description=ls("case.export.description"), extras={"cooldown": "export"})
     @app_commands.describe(part=ls("case.part.description"))
-    async def export(self, interaction: discord.Interaction[Any], part: app_commands.Range[int, 1, 1000] = 1) -> None:
+    async def export(self, interaction: discord.Interaction[Any],
+                     part: app_commands.Range[int, 1, PART_MAX] = 1) -> None:
         lang = await self._lang(interaction)
+        part = bounded(part, 1, PART_MAX, "part", lang)
         await ack.defer(interaction, ephemeral=True, thinking=True)
         cases = await self._visible(interaction)
         notes: list[CaseNote] = []

@@ -19,6 +19,7 @@ import engine
 from bot.core.embeds import EMBED_TOTAL_MAX, ChartReply, echo
 from bot.core.errors import ReplyError
 from bot.core.replies import remembered_reply  # issue 21: a reply kept once written
+from bot.core.user_text import escaped
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
 from bot.core.zones import parse_zone
@@ -138,7 +139,7 @@ def note_lines(notes: Sequence[CaseNote], lang: Lang) -> list[str]:
     for number, note in enumerate(notes, start=1):
         edited = text("case.edited", lang) if note.edited_at is not None else ""
         lines.append(text("case.note_line", lang, number=number, author=note.author_id,
-                          time=f"<t:{note.created_at}:f>", edited=edited, body=note.body))
+                          time=f"<t:{note.created_at}:f>", edited=edited, body=escaped(note.body)))
     return lines
 
 

@@ -22,6 +22,7 @@ from bot.store import StoreUnavailable
 from . import ack
 from .ack import InteractionExpired, expired, is_unknown_interaction, mark_expired, release, watch
 from .cooldowns import Cooldowns
+from .user_text import surrogate_option
 from .words import TEXTS, Lang, language_of, text
 
 __all__ = ["MESSAGE_MAX", "LiurenTree", "ReplyError", "guard", "guarded", "permission_names", "reply_ephemeral",
@@ -134,6 +135,8 @@ class LiurenTree(app_commands.CommandTree[Any]):
         if interaction.type is discord.InteractionType.autocomplete:
             return True
         watch(interaction)
+        if (option := surrogate_option(interaction)) is not None:  # a raw request: refused like a NUL
+            raise ReplyError(text("error.option_surrogate", language_of(interaction.locale), option=option))
         command = interaction.command
         kind = command.extras.get("cooldown") if command is not None else None
         if kind is not None:

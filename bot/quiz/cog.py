@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.core import ack
 from bot.core.embeds import clip
 from bot.core.errors import ReplyError, permission_names
-from bot.core.options import guild_of
+from bot.core.options import bounded, guild_of
 from bot.core.reader import resolve
 from bot.core.words import Lang, language_of, ls, text, word
 from bot.store import QuizScore, QuizTopicScore, epoch
@@ -41,6 +41,8 @@ __all__ = ["LEVEL_CHOICES", "Quiz"]
 
 LEVEL_CHOICES = [Choice(name=level.value, value=level.value) for level in Level]
 BOARD_SIZE = 10  # members shown per list
+QUESTIONS_MAX = 20  # questions in a quiz
+SECONDS_MIN, SECONDS_MAX = 10, 300  # time to answer each
 RECENT = timedelta(days=30)
 
 
@@ -111,11 +113,13 @@ class Quiz(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         level: str = Level.EASY.value,
-        questions: app_commands.Range[int, 1, 20] = 5,
-        seconds: app_commands.Range[int, 10, 300] = 30,
+        questions: app_commands.Range[int, 1, QUESTIONS_MAX] = 5,
+        seconds: app_commands.Range[int, SECONDS_MIN, SECONDS_MAX] = 30,
     ) -> None:
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
+        questions = bounded(questions, 1, QUESTIONS_MAX, "questions", lang)
+        seconds = bounded(seconds, SECONDS_MIN, SECONDS_MAX, "seconds", lang)
         channel_id = interaction.channel_id
         if channel_id is None:
             raise app_commands.NoPrivateMessage()
