@@ -10,6 +10,7 @@ Every refusal is an ephemeral ``ReplyError`` in the reader's language, with noth
 from __future__ import annotations
 
 import io
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,11 +22,11 @@ from bot.core.errors import ReplyError
 from bot.core.options import bounded
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
-from bot.core.worker import off_loop
-from bot.store import Case, CaseNote
+from bot.store import CaseNote
 
-from .export import export_parts
-from .present import HISTORY_PAGE, Scope, history_embed, history_page, load_case
+from .export import Page, Walk, part_files, plan
+from .present import Scope, history_embed, history_page, load_case
+from .seen import visible_cases
 from .views import DYNAMIC_ITEMS, history_view, send_case, submit_note, write_note
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 SCOPE_CHOICES = [app_commands.Choice(name="mine", value="mine"), app_commands.Choice(name="server", value="server")]
 EXPORT_MAX = 5000  # cases per export
 PART_MAX = 1000  # /case export part:
-NOTES_CHUNK = 500  # case ids per notes query
 PARTS_PER_REPLY = 4  # messages of a large export sent per /case export (part: goes on from there)
 UPLOAD_MARGIN = 64 * 1024  # bytes kept below Discord's upload limit (multipart headers, rounding)
 
@@ -51,6 +51,7 @@ class Casebook(commands.Cog):
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
+        self._exporting: set[int] = set()  # users whose /case export is being made
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -106,47 +107,44 @@ class Casebook(commands.Cog):
                      part: app_commands.Range[int, 1, PART_MAX] = 1) -> None:
         lang = await self._lang(interaction)
         part = bounded(part, 1, PART_MAX, "part", lang)
-        await ack.defer(interaction, ephemeral=True, thinking=True)
-        cases = await self._visible(interaction)
-        notes: list[CaseNote] = []
-        for start in range(0, len(cases), NOTES_CHUNK):
-            notes.extend(await self.bot.store.case_notes([c.id for c in cases[start:start + NOTES_CHUNK]]))
-        # issue 22 item 4: every message's files within the upload limit Discord gave this interaction.
-        limit = max(interaction.filesize_limit - UPLOAD_MARGIN, UPLOAD_MARGIN)
-        parts = await off_loop(export_parts, cases, notes, interaction.user.id, limit)
-        if part > len(parts):
-            raise ReplyError(text("case.export_none", lang, part=part, parts=len(parts)))
-        for number in range(part, min(part + PARTS_PER_REPLY, len(parts) + 1)):
-            files = [discord.File(io.BytesIO(data), filename=name) for name, data in parts[number - 1]]
-            if len(parts) == 1:
-                message = text("case.exported", lang, count=len(cases))
-            else:
-                message = text("case.export_part", lang, count=len(cases), part=number, parts=len(parts))
-            left = len(parts) - number
-            if number == part + PARTS_PER_REPLY - 1 and left:
-                message += "\n" + text("case.export_more", lang, left=left, next=number + 1)
-            await interaction.followup.send(message, files=files, ephemeral=True)
-
-    async def _visible(self, interaction: discord.Interaction[Any]) -> list[Case]:
-        """Every case the caller may see here: theirs, then (in a server) the server's others'."""
-        seen: dict[str, Case] = {}
         user = interaction.user.id
-        offset = 0
-        while len(seen) < EXPORT_MAX:
-            page = await self.bot.store.cases_by_author(user, offset, HISTORY_PAGE * 10)
-            seen.update((c.id, c) for c in page)
-            if len(page) < HISTORY_PAGE * 10:
-                break
-            offset += len(page)
-        if interaction.guild_id is not None:
-            offset = 0
-            while len(seen) < EXPORT_MAX:
-                page = await self.bot.store.cases_in_guild(interaction.guild_id, user, offset, HISTORY_PAGE * 10)
-                seen.update((c.id, c) for c in page)
-                if len(page) < HISTORY_PAGE * 10:
-                    break
-                offset += len(page)
-        return sorted(seen.values(), key=lambda c: c.seq, reverse=True)[:EXPORT_MAX]
+        if user in self._exporting:  # one export per user at a time: each walks the whole casebook
+            raise ReplyError(text("case.export_busy", lang))
+        self._exporting.add(user)
+        try:
+            await ack.defer(interaction, ephemeral=True, thinking=True)
+            walk = self._walk(interaction)
+            # Every message's files within the upload limit Discord gave this interaction.
+            limit = max(interaction.filesize_limit - UPLOAD_MARGIN, UPLOAD_MARGIN)
+            cut = await plan(walk, user, limit, EXPORT_MAX)
+            if part > cut.parts:
+                raise ReplyError(text("case.export_none", lang, part=part, parts=cut.parts))
+            for number in range(part, min(part + PARTS_PER_REPLY, cut.parts + 1)):
+                files = [discord.File(io.BytesIO(data), filename=name)
+                         for name, data in await part_files(walk, cut, number, user)]
+                if cut.parts == 1:
+                    message = text("case.exported", lang, count=cut.count)
+                else:
+                    message = text("case.export_part", lang, count=cut.count, part=number, parts=cut.parts)
+                left = cut.parts - number
+                if number == part + PARTS_PER_REPLY - 1 and left:
+                    message += "\n" + text("case.export_more", lang, left=left, next=number + 1)
+                await interaction.followup.send(message, files=files, ephemeral=True)
+        finally:
+            self._exporting.discard(user)
+
+    def _walk(self, interaction: discord.Interaction[Any]) -> Walk:
+        """The pages of the caller's export: the cases they may see here (bot.casebook.seen), each
+        with its notes, newest first from below a seq."""
+
+        async def pages(before: int | None) -> AsyncIterator[Page]:
+            async for cases in visible_cases(self.bot, interaction, before):
+                notes: dict[str, list[CaseNote]] = {}
+                for note in await self.bot.store.case_notes([c.id for c in cases]):
+                    notes.setdefault(note.case_id, []).append(note)
+                yield [(case, notes.get(case.id, [])) for case in cases]
+
+        return pages
 
     @app_commands.command(name="history", description=ls("history.description"), extras={"cooldown": "case"})
     @app_commands.allowed_installs(guilds=True, users=True)

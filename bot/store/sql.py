@@ -368,3 +368,25 @@ ADD_NOTE_ONCE = (
     f"ON CONFLICT (source_id) DO NOTHING RETURNING {NOTE_COLUMNS}"
 )
 NOTE_FROM = f"SELECT {NOTE_COLUMNS} FROM case_notes WHERE source_id = ?"
+
+
+def _in_list(count: int) -> str:
+    """``IN (?, ?, …)`` for `count` values; ``IN (NULL)`` (matches nothing) for none."""
+    return "IN (" + (", ".join("?" * count) or "NULL") + ")"
+
+
+def seen_in_guild(channels: int) -> str:
+    """The server's cases a member may see: theirs, and others' not private cast in one of
+    `channels` channels; newest first, a page by offset (/history scope:server)."""
+    return (f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND (author_id = ? OR (private = 0 AND "
+            f"channel_id {_in_list(channels)})) ORDER BY seq DESC LIMIT ? OFFSET ?")
+
+
+MINE_BEFORE = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?"
+
+
+def others_before(channels: int) -> str:
+    """Others' cases of a server, not private, cast in one of `channels` channels, below a seq;
+    newest first (a keyset page of /case export)."""
+    return (f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND author_id <> ? AND private = 0 AND "
+            f"channel_id {_in_list(channels)} AND seq < ? ORDER BY seq DESC LIMIT ?")
