@@ -6,10 +6,13 @@ follow Discord's permissions for that channel (docs/privacy.md)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from bot.core.words import text
+from bot.store import NewCase, open_store, school_json
+from engine.school import School
 from testkit.discord_standin import (
     BOT_PERMISSIONS,
     READ_MESSAGE_HISTORY,
@@ -72,3 +75,30 @@ async def test_a_public_case_is_seen_only_by_members_who_may_read_its_channel(
                                      "export": {hidden, shown}}
     assert await seen_by(AUTHOR) == {"history": {hidden, shown}, "show": {hidden, shown},
                                      "export": {hidden, shown}}
+
+
+async def test_in_a_server_the_bot_is_not_in_only_the_channel_asked_in_is_known(
+    standin: DiscordStandIn, start_bot: StartBot, db_path: Path
+) -> None:
+    """Where the app is installed by a user, the bot knows nothing of the server but what the
+    interaction says: a case cast in the channel asked in is shown (Discord sends the member's
+    permissions there), one cast in another channel of that server is not."""
+    elsewhere, here, there = snowflake(), snowflake(), snowflake()
+    store = await open_store(db_path)
+    try:
+        cast = [await store.add_case(NewCase(
+            guild_id=elsewhere, channel_id=channel, author_id=AUTHOR, private=False, instant=NOW.isoformat(),
+            zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()), question=None,
+            birth_year=None, sex=None, created_at=1_800_000_000)) for channel in (here, there)]
+    finally:
+        await store.close()
+    await start_bot(clock=clock)
+    found = []
+    for case in cast:
+        payload = standin.interaction_payload("case show", {"id": case.id}, user_id=READER, locale="en-US")
+        payload["guild_id"] = str(elsewhere)
+        payload["channel_id"] = str(here)
+        payload["channel"] = {**payload["channel"], "id": str(here), "guild_id": str(elsewhere)}
+        answer = await standin.interact(payload)
+        found.append(bool(answer.embeds) or ephemeral_text(answer) != text("case.not_found", "en", id=case.id))
+    assert found == [True, False]

@@ -36,8 +36,18 @@ def _member(interaction: discord.Interaction[Any]) -> tuple[discord.Guild, disco
     return guild, user
 
 
+def _here(interaction: discord.Interaction[Any]) -> int | None:
+    """The interaction's own channel when the caller may read it (Discord says so in the interaction
+    itself: known even in a server the bot is not in, where the app is installed by a user)."""
+    permissions = interaction.permissions
+    readable = permissions.view_channel and permissions.read_message_history
+    return interaction.channel_id if readable and interaction.guild_id is not None else None
+
+
 def may_read(interaction: discord.Interaction[Any], channel_id: int | None) -> bool:
     """Whether the caller may read the channel `channel_id` of the interaction's server."""
+    if channel_id is not None and channel_id == _here(interaction):
+        return True
     found = _member(interaction)
     if found is None or channel_id is None:
         return False
@@ -47,13 +57,16 @@ def may_read(interaction: discord.Interaction[Any], channel_id: int | None) -> b
 
 
 def readable_channels(interaction: discord.Interaction[Any]) -> tuple[int, ...]:
-    """The channels and threads of the interaction's server (as the bot knows them) the caller may read."""
+    """The channels and threads of the interaction's server (as the bot knows them, and the one
+    asked in) the caller may read."""
+    here = _here(interaction)
     found = _member(interaction)
     if found is None:
-        return ()
+        return () if here is None else (here,)
     guild, member = found
     places: list[Any] = [*guild.channels, *guild.threads]
-    return tuple(c.id for c in places if not isinstance(c, discord.CategoryChannel) and _reads(c, member))
+    known = {c.id for c in places if not isinstance(c, discord.CategoryChannel) and _reads(c, member)}
+    return tuple(sorted(known | ({here} if here is not None else set())))
 
 
 async def visible_cases(bot: LiurenBot, interaction: discord.Interaction[Any], before: int | None,

@@ -22,7 +22,8 @@ import logging
 import time
 import weakref
 from collections import deque
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 from discord.utils import MISSING
@@ -31,6 +32,7 @@ __all__ = ["ACK_AFTER", "Acked", "InteractionExpired", "answered", "defer", "edi
            "is_unknown_interaction", "mark_expired", "modal", "release", "send", "watch"]
 
 log = logging.getLogger("bot")
+T = TypeVar("T")
 
 ACK_AFTER = 2.4  # Discord allows 3 s for the first answer; the defer itself needs a round trip
 UNKNOWN_INTERACTION = 10062
@@ -140,7 +142,7 @@ def answered(interaction: discord.Interaction[Any]) -> bool:
     return isinstance(found, Acked) and found.done
 
 
-async def _first(acked: Acked, call: Any) -> Any:
+async def _first(acked: Acked, call: Awaitable[T]) -> T:
     """Give the interaction's response with ``call`` (marked on its way, so the watchdog waits)."""
     acked.started = True
     try:
