@@ -103,17 +103,19 @@ async def test_a_finished_command_lets_its_interaction_go_without_the_collector(
         gc.enable()
 
 
-async def test_release_keeps_the_response_of_an_interaction_not_answered() -> None:
-    """An interaction not answered yet keeps its response (the watchdog may still defer it); once
-    answered, it lets go."""
+async def test_release_keeps_the_interaction_of_one_not_answered() -> None:
+    """An interaction not answered yet stays reachable from its deadline (the watchdog may still
+    defer it); once answered, release lets go of it, and the watchdog's record holds no other
+    reference to it (nothing of discord.py's is set or read: its answer state is the bot's own)."""
     interaction = discord.Interaction.__new__(discord.Interaction)
     interaction.extras = {}
     interaction.type = discord.InteractionType.application_command
     ack.watch(interaction)
-    response = interaction.response
-    assert isinstance(response, ack.AckedResponse) and not response.is_done()
+    acked = interaction.extras["liuren.acked"]
+    assert isinstance(acked, ack.Acked) and not acked.is_done() and not ack.answered(interaction)
     ack.release(interaction)
-    assert interaction.response is response  # still ours: the watchdog may defer it
-    response._inner._response_type = discord.InteractionResponseType.channel_message
+    assert acked.interaction is interaction  # still held: the watchdog may defer it
+    acked.done = True  # as ack.send does once the answer is out
     ack.release(interaction)
-    assert not isinstance(interaction.response, ack.AckedResponse)  # let go once answered
+    assert acked.interaction is None and ack.answered(interaction)
+    assert not [r for r in gc.get_referents(acked) if r is interaction]

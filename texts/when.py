@@ -190,7 +190,10 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     from dateutil import parser as dateutil_parser  # issue 21: imported by the first text read, not at start-up
 
     try:
-        parsed: datetime = _plain(text) or dateutil_parser.parse(text, default=default, yearfirst=True, dayfirst=False)
+        parsed: datetime = _plain(text) or dateutil_parser.parse(
+            text, default=default, yearfirst=True, dayfirst=False, tzinfos=_known_zone)
+    except WhenError:
+        raise
     except (dateutil_parser.ParserError, ValueError, OverflowError) as error:
         raise WhenError(raw, "unreadable", f"cannot read {raw!r} as a date and time") from error
     if ending is not None:
@@ -208,6 +211,14 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
             raise WhenError(raw, "abbreviation", f"{raw!r} says {abbreviation} but {tz} keeps {result.tzname()} "
                             "then: give the zone name (tz) instead of an abbreviation")
     return _in_range(raw, result)
+
+
+def _known_zone(name: str | None, offset: int | None) -> int | None:
+    """dateutil's zone hook: an offset it read is kept (as dateutil would); a zone word with no
+    offset ("14:00 T") is refused, not read as local time."""
+    if offset is None and name is not None:
+        raise WhenError(name, "zone", f"{name!r} after the time is not a time zone")
+    return offset
 
 
 def _on_clock_of(local: datetime, tz: tzinfo) -> datetime:

@@ -10,20 +10,23 @@ Every refusal is an ephemeral ``ReplyError`` in the reader's language, with noth
 from __future__ import annotations
 
 import io
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core import ack
 from bot.core.errors import ReplyError
+from bot.core.options import bounded
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
-from bot.core.worker import off_loop
-from bot.store import Case, CaseNote
+from bot.store import CaseNote
 
-from .export import export_parts
-from .present import HISTORY_PAGE, Scope, history_embed, history_page, load_case
+from .export import Page, Walk, part_files, plan
+from .present import Scope, history_embed, history_page, load_case
+from .seen import visible_cases
 from .views import DYNAMIC_ITEMS, history_view, send_case, submit_note, write_note
 
 if TYPE_CHECKING:
@@ -35,7 +38,7 @@ EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 SCOPE_CHOICES = [app_commands.Choice(name="mine", value="mine"), app_commands.Choice(name="server", value="server")]
 EXPORT_MAX = 5000  # cases per export
-NOTES_CHUNK = 500  # case ids per notes query
+PART_MAX = 1000  # /case export part:
 PARTS_PER_REPLY = 4  # messages of a large export sent per /case export (part: goes on from there)
 UPLOAD_MARGIN = 64 * 1024  # bytes kept below Discord's upload limit (multipart headers, rounding)
 
@@ -48,6 +51,7 @@ class Casebook(commands.Cog):
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
+        self._exporting: set[int] = set()  # users whose /case export is being made
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -64,7 +68,7 @@ class Casebook(commands.Cog):
         (``form_submit``: every form's submission, bot.core.host.LiurenBot.dispatch)."""
         await submit_note(self.bot, interaction)
 
-    @case.command(name="show", description=ls("case.show.description"))
+    @case.command(name="show", description=ls("case.show.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id")
     @app_commands.describe(case_id=ls("case.id.description"))
     async def show(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
@@ -74,7 +78,7 @@ class Casebook(commands.Cog):
         await send_case(interaction, case, reader.lang, image=reader.wants_image(), ephemeral=case.private,
                         notes=notes)
 
-    @case.command(name="note", description=ls("case.note.description"))
+    @case.command(name="note", description=ls("case.note.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id", note="text", number="edit")
     @app_commands.describe(case_id=ls("case.id.description"), note=ls("case.text.description"),
                            number=ls("case.edit.description"))
@@ -84,9 +88,9 @@ class Casebook(commands.Cog):
         lang = await self._lang(interaction)
         case = await load_case(self.bot, interaction, case_id, lang)
         message = await write_note(self.bot, interaction, case, note, lang, number)
-        await interaction.response.send_message(message, ephemeral=True)
+        await ack.send(interaction, message, ephemeral=True)
 
-    @case.command(name="delete", description=ls("case.delete.description"))
+    @case.command(name="delete", description=ls("case.delete.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id")
     @app_commands.describe(case_id=ls("case.id.description"))
     async def delete(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
@@ -95,55 +99,54 @@ class Casebook(commands.Cog):
         if case.author_id != interaction.user.id:
             raise ReplyError(text("case.author_only", lang, id=case.id))
         await self.bot.store.delete_case(case.id)
-        await interaction.response.send_message(text("case.deleted", lang, id=case.id), ephemeral=True)
+        await ack.send(interaction, text("case.deleted", lang, id=case.id), ephemeral=True)
 
-    @case.command(name="export", description=ls("case.export.description"))
+    @case.command(name="export", description=ls("case.export.description"), extras={"cooldown": "export"})
     @app_commands.describe(part=ls("case.part.description"))
-    async def export(self, interaction: discord.Interaction[Any], part: app_commands.Range[int, 1, 1000] = 1) -> None:
+    async def export(self, interaction: discord.Interaction[Any],
+                     part: app_commands.Range[int, 1, PART_MAX] = 1) -> None:
         lang = await self._lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        cases = await self._visible(interaction)
-        notes: list[CaseNote] = []
-        for start in range(0, len(cases), NOTES_CHUNK):
-            notes.extend(await self.bot.store.case_notes([c.id for c in cases[start:start + NOTES_CHUNK]]))
-        # issue 22 item 4: every message's files within the upload limit Discord gave this interaction.
-        limit = max(interaction.filesize_limit - UPLOAD_MARGIN, UPLOAD_MARGIN)
-        parts = await off_loop(export_parts, cases, notes, interaction.user.id, limit)
-        if part > len(parts):
-            raise ReplyError(text("case.export_none", lang, part=part, parts=len(parts)))
-        for number in range(part, min(part + PARTS_PER_REPLY, len(parts) + 1)):
-            files = [discord.File(io.BytesIO(data), filename=name) for name, data in parts[number - 1]]
-            if len(parts) == 1:
-                message = text("case.exported", lang, count=len(cases))
-            else:
-                message = text("case.export_part", lang, count=len(cases), part=number, parts=len(parts))
-            left = len(parts) - number
-            if number == part + PARTS_PER_REPLY - 1 and left:
-                message += "\n" + text("case.export_more", lang, left=left, next=number + 1)
-            await interaction.followup.send(message, files=files, ephemeral=True)
-
-    async def _visible(self, interaction: discord.Interaction[Any]) -> list[Case]:
-        """Every case the caller may see here: theirs, then (in a server) the server's others'."""
-        seen: dict[str, Case] = {}
+        part = bounded(part, 1, PART_MAX, "part", lang)
         user = interaction.user.id
-        offset = 0
-        while len(seen) < EXPORT_MAX:
-            page = await self.bot.store.cases_by_author(user, offset, HISTORY_PAGE * 10)
-            seen.update((c.id, c) for c in page)
-            if len(page) < HISTORY_PAGE * 10:
-                break
-            offset += len(page)
-        if interaction.guild_id is not None:
-            offset = 0
-            while len(seen) < EXPORT_MAX:
-                page = await self.bot.store.cases_in_guild(interaction.guild_id, user, offset, HISTORY_PAGE * 10)
-                seen.update((c.id, c) for c in page)
-                if len(page) < HISTORY_PAGE * 10:
-                    break
-                offset += len(page)
-        return sorted(seen.values(), key=lambda c: c.seq, reverse=True)[:EXPORT_MAX]
+        if user in self._exporting:  # one export per user at a time: each walks the whole casebook
+            raise ReplyError(text("case.export_busy", lang))
+        self._exporting.add(user)
+        try:
+            await ack.defer(interaction, ephemeral=True, thinking=True)
+            walk = self._walk(interaction)
+            # Every message's files within the upload limit Discord gave this interaction.
+            limit = max(interaction.filesize_limit - UPLOAD_MARGIN, UPLOAD_MARGIN)
+            cut = await plan(walk, user, limit, EXPORT_MAX)
+            if part > cut.parts:
+                raise ReplyError(text("case.export_none", lang, part=part, parts=cut.parts))
+            for number in range(part, min(part + PARTS_PER_REPLY, cut.parts + 1)):
+                files = [discord.File(io.BytesIO(data), filename=name)
+                         for name, data in await part_files(walk, cut, number, user)]
+                if cut.parts == 1:
+                    message = text("case.exported", lang, count=cut.count)
+                else:
+                    message = text("case.export_part", lang, count=cut.count, part=number, parts=cut.parts)
+                left = cut.parts - number
+                if number == part + PARTS_PER_REPLY - 1 and left:
+                    message += "\n" + text("case.export_more", lang, left=left, next=number + 1)
+                await interaction.followup.send(message, files=files, ephemeral=True)
+        finally:
+            self._exporting.discard(user)
 
-    @app_commands.command(name="history", description=ls("history.description"))
+    def _walk(self, interaction: discord.Interaction[Any]) -> Walk:
+        """The pages of the caller's export: the cases they may see here (bot.casebook.seen), each
+        with its notes, newest first from below a seq."""
+
+        async def pages(before: int | None) -> AsyncIterator[Page]:
+            async for cases in visible_cases(self.bot, interaction, before):
+                notes: dict[str, list[CaseNote]] = {}
+                for note in await self.bot.store.case_notes([c.id for c in cases]):
+                    notes.setdefault(note.case_id, []).append(note)
+                yield [(case, notes.get(case.id, [])) for case in cases]
+
+        return pages
+
+    @app_commands.command(name="history", description=ls("history.description"), extras={"cooldown": "case"})
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(scope=ls("history.scope.description"))
@@ -152,5 +155,5 @@ class Casebook(commands.Cog):
         lang = await self._lang(interaction)
         chosen: Scope = "server" if scope == "server" else "mine"
         cases, older = await history_page(self.bot, interaction, chosen, 0, lang)
-        await interaction.response.send_message(embed=history_embed(cases, chosen, 0, lang),
+        await ack.send(interaction, embed=history_embed(cases, chosen, 0, lang),
                                                 view=history_view(chosen, 0, older, lang), ephemeral=True)

@@ -1,4 +1,5 @@
-"""/case export's files: the cases a caller may see, as JSON and CSV, under Discord's upload limit.
+"""/case export's files: the cases a caller may see, as JSON and CSV, under Discord's upload limit,
+written as they are read from the database.
 
 Every column the casebook keeps is exported, the birth year and sex included, so a user sees
 what is kept about them; those two are filled only in the caller's own cases (a server's other
@@ -6,6 +7,11 @@ members' birth data is theirs). When both files fit one upload (the interaction'
 ``attachment_size_limit``) they are sent as they are; otherwise the cases, newest first, are cut
 into parts, each a ZIP of the same two files that fits the limit, and each part goes in a message
 of its own (``/case export part:`` resumes a large export; docs/privacy.md).
+
+Nothing holds the whole export: ``plan`` walks the cases once, keeping only each row's sizes'
+sums and where each part starts; ``part_files`` walks again from a part's start and writes its
+rows into the files (a ZIP's entries through ``ZipFile.open``), page by page. Memory is a page of
+cases and one part's compressed bytes, whatever the casebook's size.
 """
 
 from __future__ import annotations
@@ -15,22 +21,42 @@ import io
 import json
 import zipfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import IO, Any
 
+from bot.core.worker import off_loop
 from bot.store import Case, CaseNote
 
-__all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Part", "export_files", "export_parts"]
+__all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Page", "Plan", "Walk", "part_files", "plan"]
 
 EXPORT_FIELDS = ("id", "created_at", "guild_id", "channel_id", "author_id", "private", "instant", "zone",
                  "day", "yuejiang", "hour", "school", "question", "matter", "birth_year", "sex", "notes")
 JSON_NAME = "liuren-cases.json"
 CSV_NAME = "liuren-cases.csv"
-Part = tuple[tuple[str, bytes], ...]  # one message's files: (filename, data)
 _STAMP = (1980, 1, 1, 0, 0, 0)  # the ZIP entries' time: the same cases give the same bytes
 _ZIP_OVERHEAD = 1024  # bytes of a ZIP of two files beyond their compressed data (headers, directory)
 _ROW_OVERHEAD = 16  # a row's separators in the JSON and the CSV
+_BOM = "\ufeff"  # the CSV opens as UTF-8 in spreadsheet programs
+
+Page = Sequence[tuple[Case, Sequence[CaseNote]]]  # cases, newest first, each with its notes
+Walk = Callable[[int | None], AsyncIterator[Page]]  # the pages below a seq (None: from the newest)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How an export is cut: ``count`` cases; ``plain`` when the two files fit one upload; else, for
+    each part, the seq its first case is below (None: the newest) and how many cases it holds."""
+
+    count: int
+    plain: bool
+    starts: tuple[int | None, ...]
+    sizes: tuple[int, ...]
+
+    @property
+    def parts(self) -> int:
+        return len(self.sizes)
 
 
 def _row(case: Case, notes: Sequence[CaseNote], viewer: int) -> dict[str, Any]:
@@ -48,76 +74,115 @@ def _row(case: Case, notes: Sequence[CaseNote], viewer: int) -> dict[str, Any]:
     }
 
 
-def _files(rows: Sequence[dict[str, Any]]) -> tuple[bytes, bytes]:
-    as_json = json.dumps(list(rows), ensure_ascii=False, indent=1).encode()
+def _json_row(row: dict[str, Any]) -> str:
+    """The row as it stands in the JSON file (a list dumped with ``indent=1``: one level in)."""
+    return "\n".join(" " + line for line in json.dumps(row, ensure_ascii=False, indent=1).split("\n"))
+
+
+def _csv_header() -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({
-            **row, "private": int(row["private"]),
-            "school": json.dumps(row["school"], ensure_ascii=False, sort_keys=True),
-            "notes": json.dumps(row["notes"], ensure_ascii=False),
-        })
-    return as_json, out.getvalue().encode("utf-8-sig")
-
-
-def _rows(cases: Sequence[Case], notes: Sequence[CaseNote], viewer: int) -> list[dict[str, Any]]:
-    by_case: dict[str, list[CaseNote]] = {}
-    for note in notes:
-        by_case.setdefault(note.case_id, []).append(note)
-    return [_row(c, by_case.get(c.id, []), viewer) for c in cases]
-
-
-def export_files(cases: Sequence[Case], notes: Sequence[CaseNote], viewer: int) -> tuple[bytes, bytes]:
-    """The cases (with their notes) as JSON and as CSV (one row per case; notes as JSON in a column)."""
-    return _files(_rows(cases, notes, viewer))
-
-
-def _zipped(rows: Sequence[dict[str, Any]], files: tuple[bytes, bytes] | None = None) -> bytes:
-    as_json, as_csv = _files(rows) if files is None else files
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in ((JSON_NAME, as_json), (CSV_NAME, as_csv)):
-            archive.writestr(zipfile.ZipInfo(name, _STAMP), data, compress_type=zipfile.ZIP_DEFLATED)
+    csv.DictWriter(out, fieldnames=EXPORT_FIELDS).writeheader()
     return out.getvalue()
 
 
-def _split(rows: Sequence[dict[str, Any]], limit: int, files: tuple[bytes, bytes] | None = None) -> list[bytes]:
-    """ZIPs of consecutive runs of `rows`, each within `limit` bytes (halved until it fits);
-    ``files``: `rows`' two files, when already made."""
-    packed = _zipped(rows, files)
-    if len(packed) <= limit or len(rows) <= 1:
-        return [packed]
-    half = len(rows) // 2
-    return _split(rows[:half], limit) + _split(rows[half:], limit)
+def _csv_row(row: dict[str, Any]) -> str:
+    out = io.StringIO()
+    csv.DictWriter(out, fieldnames=EXPORT_FIELDS).writerow({
+        **row, "private": int(row["private"]),
+        "school": json.dumps(row["school"], ensure_ascii=False, sort_keys=True),
+        "notes": json.dumps(row["notes"], ensure_ascii=False),
+    })
+    return out.getvalue()
 
 
-def _runs(rows: Sequence[dict[str, Any]], limit: int) -> list[Sequence[dict[str, Any]]]:
-    """Consecutive runs of `rows` whose ZIP should fit `limit`: each row's JSON compressed alone
-    (and counted twice, for the CSV) over-estimates its share, so a run rarely needs a second cut
-    and the whole export is compressed about twice, not once per halving."""
-    runs: list[Sequence[dict[str, Any]]] = []
-    start, size = 0, _ZIP_OVERHEAD
-    for n, row in enumerate(rows):
-        share = 2 * len(zlib.compress(json.dumps(row, ensure_ascii=False).encode(), 1)) + _ROW_OVERHEAD
-        if n > start and size + share > limit:
-            runs.append(rows[start:n])
-            start, size = n, _ZIP_OVERHEAD
-        size += share
-    runs.append(rows[start:])
-    return runs
+def _encoded(page: Page, viewer: int) -> list[tuple[int, str, str]]:
+    """Each case of the page: its seq, its JSON (as in the file) and its CSV line."""
+    out = []
+    for case, notes in page:
+        row = _row(case, notes, viewer)
+        out.append((case.seq, _json_row(row), _csv_row(row)))
+    return out
 
 
-def export_parts(cases: Sequence[Case], notes: Sequence[CaseNote], viewer: int, limit: int) -> list[Part]:
-    """The export as messages' files, each message's files together within `limit` bytes: the two
-    plain files when they fit, else numbered ZIP parts (``liuren-cases-2-of-5.zip``)."""
-    rows = _rows(cases, notes, viewer)
-    as_json, as_csv = _files(rows)
-    if len(as_json) + len(as_csv) <= limit:
-        return [((JSON_NAME, as_json), (CSV_NAME, as_csv))]
-    runs = _runs(rows, limit)
-    # One run is all the rows: its files are the two just made (for 5,000 cases, a third of the work).
-    whole = (as_json, as_csv) if len(runs) == 1 else None
-    zips = [packed for run in runs for packed in _split(run, limit, whole)]
-    return [((f"liuren-cases-{n}-of-{len(zips)}.zip", data),) for n, data in enumerate(zips, start=1)]
+def _measured(page: Page, viewer: int) -> list[tuple[int, int, int]]:
+    """Each case of the page: its seq, its bytes in the two plain files, and its share of a ZIP
+    (its JSON compressed alone, counted twice for the CSV: an over-estimate, so a part made to
+    the estimate fits)."""
+    out = []
+    for case, notes in page:  # one row's text at a time, not the page's
+        row = _row(case, notes, viewer)
+        data = _json_row(row).encode()
+        plain = len(data) + 2 + len(_csv_row(row).encode())
+        out.append((case.seq, plain, 2 * len(zlib.compress(data, 1)) + _ROW_OVERHEAD))
+    return out
+
+
+async def plan(walk: Walk, viewer: int, limit: int, most: int) -> Plan:
+    """Walk the export's cases (at most `most`) once and cut them into parts within `limit` bytes."""
+    count, plain = 0, len(_csv_header().encode()) + len(_BOM.encode()) + 4
+    starts: list[int | None] = [None]
+    sizes: list[int] = [0]
+    share = _ZIP_OVERHEAD
+    last: int | None = None
+    async for page in walk(None):
+        for seq, size, zipped in await off_loop(_measured, page[: most - count], viewer):
+            if sizes[-1] and share + zipped > limit:
+                starts.append(last)
+                sizes.append(0)
+                share = _ZIP_OVERHEAD
+            sizes[-1] += 1
+            share += zipped
+            plain += size
+            count += 1
+            last = seq
+        if count >= most:
+            break
+    if plain <= limit:
+        return Plan(count, True, (None,), (count,))
+    return Plan(count, False, tuple(starts), tuple(sizes))
+
+
+async def _rows(walk: Walk, start: int | None, size: int, viewer: int) -> AsyncIterator[list[tuple[int, str, str]]]:
+    """The encoded rows of `size` cases from below `start`, a page at a time."""
+    left = size
+    async for page in walk(start):
+        encoded = await off_loop(_encoded, page[:left], viewer)
+        left -= len(encoded)
+        yield encoded
+        if left <= 0:
+            return
+
+
+async def _write_json(walk: Walk, start: int | None, size: int, viewer: int, out: IO[bytes]) -> None:
+    first = True
+    out.write(b"[\n" if size else b"[")
+    async for rows in _rows(walk, start, size, viewer):
+        for _, as_json, _ in rows:
+            out.write(((",\n" if not first else "") + as_json).encode())
+            first = False
+    out.write(b"\n]" if size else b"]")
+
+
+async def _write_csv(walk: Walk, start: int | None, size: int, viewer: int, out: IO[bytes]) -> None:
+    out.write((_BOM + _csv_header()).encode())
+    async for rows in _rows(walk, start, size, viewer):
+        out.write("".join(as_csv for _, _, as_csv in rows).encode())
+
+
+async def part_files(walk: Walk, cut: Plan, number: int, viewer: int) -> tuple[tuple[str, bytes], ...]:
+    """Part `number` (from 1) of the export as one message's files: the two plain files, or the
+    part's ZIP (``liuren-cases-2-of-5.zip``), written from the database as it is read."""
+    start, size = cut.starts[number - 1], cut.sizes[number - 1]
+    if cut.plain:
+        as_json, as_csv = io.BytesIO(), io.BytesIO()
+        await _write_json(walk, start, size, viewer, as_json)
+        await _write_csv(walk, start, size, viewer, as_csv)
+        return (JSON_NAME, as_json.getvalue()), (CSV_NAME, as_csv.getvalue())
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, write in ((JSON_NAME, _write_json), (CSV_NAME, _write_csv)):
+            entry = zipfile.ZipInfo(name, _STAMP)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            with archive.open(entry, "w") as handle:
+                await write(walk, start, size, viewer, handle)
+    return ((f"liuren-cases-{number}-of-{cut.parts}.zip", packed.getvalue()),)

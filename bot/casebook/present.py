@@ -19,6 +19,7 @@ import engine
 from bot.core.embeds import EMBED_TOTAL_MAX, ChartReply, echo
 from bot.core.errors import ReplyError
 from bot.core.replies import remembered_reply  # issue 21: a reply kept once written
+from bot.core.user_text import escaped
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
 from bot.core.zones import parse_zone
@@ -34,6 +35,7 @@ from texts.picture import Picture, Theme, draw, filename, kept, picture_key
 from texts.present import unit_lines
 
 from .privacy import known_for
+from .seen import may_read, readable_channels
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
@@ -122,7 +124,8 @@ async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: F
 
 
 async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed: str, lang: Lang) -> Case:
-    """The case the caller named, if they may see it here; ReplyError (nothing changed) otherwise."""
+    """The case the caller named, if they may see it here (another's only where the caller may read
+    the channel it was cast in: bot.casebook.seen); ReplyError (nothing changed) otherwise."""
     case_id = normalize_case_id(typed)
     if case_id is None:
         raise ReplyError(text("case.bad_id", lang, id=echo(typed)))
@@ -130,6 +133,8 @@ async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed
     # issue 22: an unknown id and one the caller may not see answer alike (no probing for ids).
     if case is None or not case.visible_to(interaction.user.id, interaction.guild_id):
         raise ReplyError(text("case.not_found", lang, id=case_id))
+    if case.author_id != interaction.user.id and not may_read(interaction, case.channel_id):
+        raise ReplyError(text("case.not_found", lang, id=case_id))  # cast where the caller may not read
     return case
 
 
@@ -138,7 +143,7 @@ def note_lines(notes: Sequence[CaseNote], lang: Lang) -> list[str]:
     for number, note in enumerate(notes, start=1):
         edited = text("case.edited", lang) if note.edited_at is not None else ""
         lines.append(text("case.note_line", lang, number=number, author=note.author_id,
-                          time=f"<t:{note.created_at}:f>", edited=edited, body=note.body))
+                          time=f"<t:{note.created_at}:f>", edited=edited, body=escaped(note.body)))
     return lines
 
 
@@ -179,7 +184,8 @@ async def history_page(bot: LiurenBot, interaction: discord.Interaction[Any], sc
     if scope == "server":
         if interaction.guild_id is None:
             raise ReplyError(text("history.server_only", lang))
-        found = await bot.store.cases_in_guild(interaction.guild_id, interaction.user.id, offset, HISTORY_PAGE + 1)
+        found = await bot.store.cases_seen_in_guild(interaction.guild_id, interaction.user.id,
+                                                    readable_channels(interaction), offset, HISTORY_PAGE + 1)
     else:
         found = await bot.store.cases_by_author(interaction.user.id, offset, HISTORY_PAGE + 1)
     return found[:HISTORY_PAGE], len(found) > HISTORY_PAGE

@@ -7,7 +7,8 @@ no birth year had been given, and the author gets what the birth data decides in
 follow-up: so a public chart never tells whether its querent gave a birth year.
 
 Free text (a question, a note) with a NUL character is refused with a message before anything is
-stored: PostgreSQL cannot keep it and SQLite could, so both backends refuse it alike.
+stored: PostgreSQL cannot keep it and SQLite could, so both backends refuse it alike. A lone
+surrogate is refused the same way.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.core.errors import ReplyError
+from bot.core.user_text import lone_surrogate
 from bot.core.words import Lang, text
 from bot.store import Case
 from engine import Chart
@@ -29,10 +31,18 @@ __all__ = ["NUL", "birth_embed", "known_for", "plain_text", "seen_alone"]
 NUL = "\x00"
 
 
-def plain_text(value: str | None, lang: Lang) -> str | None:
-    """``value`` when both backends keep it as given; a ReplyError (nothing stored) for a NUL."""
-    if value is not None and NUL in value:
+def plain_text(value: str | None, lang: Lang, *, limit: int | None = None, option: str = "text") -> str | None:
+    """``value`` when both backends keep it as given; a ReplyError (nothing stored) for a NUL, a
+    lone surrogate (half of a pair: no backend stores it), or more than ``limit`` characters (the
+    length the ``option`` declares: a raw request need not keep to it)."""
+    if value is None:
+        return None
+    if NUL in value:
         raise ReplyError(text("case.text_nul", lang))
+    if lone_surrogate(value):
+        raise ReplyError(text("case.text_surrogate", lang))
+    if limit is not None and len(value) > limit:
+        raise ReplyError(text("error.option_length", lang, option=option, min=1, max=limit, length=f"{len(value):,}"))
     return value
 
 

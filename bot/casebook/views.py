@@ -17,8 +17,9 @@ from typing import Any, Literal
 import discord
 from discord import ui
 
+from bot.core import ack
 from bot.core.embeds import clip
-from bot.core.errors import ReplyError, guarded, report
+from bot.core.errors import ReplyError, guard, guarded
 from bot.core.host import LiurenBot, host_of
 from bot.core.reader import resolve
 from bot.core.send import send_reply
@@ -159,7 +160,8 @@ async def write_note(bot: LiurenBot, interaction: discord.Interaction[Any], case
                      number: int | None = None) -> str:
     """Add a note to `case` (or, with `number`, replace the caller's note of that number); the reply.
     Only the case's author writes notes on it (the note button's rule, for /case note too), at most
-    NOTES_PER_CASE of them."""
+    NOTES_PER_CASE of them. A note is kept under the interaction that sent it: the same interaction
+    delivered again (a retry) adds nothing and gets the same reply."""
     if interaction.user.id != case.author_id:
         raise ReplyError(text("case.author_only", lang, id=case.id))
     body = (plain_text(body, lang) or "").strip()
@@ -170,9 +172,12 @@ async def write_note(bot: LiurenBot, interaction: discord.Interaction[Any], case
     now = int(bot.clock().timestamp())
     notes = await bot.store.case_notes([case.id])
     if number is None:
-        if await bot.store.add_note(case.id, interaction.user.id, body, now, limit=NOTES_PER_CASE) is None:
+        note, _ = await bot.store.add_note_once(case.id, interaction.user.id, body, now, source=interaction.id,
+                                                limit=NOTES_PER_CASE)
+        if note is None:
             raise ReplyError(text("case.note_cap", lang, id=case.id, count=NOTES_PER_CASE))
-        return text("case.note_added", lang, id=case.id, number=len(notes) + 1)
+        before = sum(1 for n in notes if n.id < note.id)  # a retry's note is among `notes` already
+        return text("case.note_added", lang, id=case.id, number=before + 1)
     if not 1 <= number <= len(notes) or notes[number - 1].author_id != interaction.user.id:
         raise ReplyError(text("case.note_not_yours", lang, id=case.id, number=number))
     await bot.store.edit_note(notes[number - 1].id, case.id, interaction.user.id, body, now)
@@ -224,14 +229,16 @@ async def submit_note(bot: LiurenBot, interaction: discord.Interaction[Any]) -> 
     match = NOTE_FORM.fullmatch(str(data.get("custom_id", "")))
     if match is None:
         return False
-    try:
+
+    async def save() -> None:
         lang = (await resolve(bot, interaction)).lang
         case = await load_case(bot, interaction, match["case"], lang)  # deleted meanwhile?
         body = _field_value(data.get("components"), NOTE_FIELD) or ""
         message = await write_note(bot, interaction, case, body, lang)
-        await interaction.response.send_message(message, ephemeral=True)
-    except Exception as error:  # the one error path, as for a button (bot.core.errors)
-        await report(interaction, error, f"note form {match['case']}")
+        await ack.send(interaction, message, ephemeral=True)
+
+    # As a button is: acknowledged within 3 s, the form cooldown, the one error path.
+    await guard(interaction, "form", f"note form {match['case']}", save)
     return True
 
 
@@ -261,12 +268,12 @@ class CaseButton(ui.DynamicItem[ui.Button[ui.View]],
             if interaction.user.id != case.author_id:
                 raise ReplyError(text("case.author_only", lang, id=case.id))
             form = NoteModal(case, lang)
-            await interaction.response.send_modal(form)
+            await ack.modal(interaction, form)
             form.stop()  # not kept in this process: submit_note answers it, before or after a restart
         elif self.action == "why":
             chart = chart_of(case)
             embed = discord.Embed(title=text("case.why_title", lang), description=clip(why_text(chart, lang), 4000))
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await ack.send(interaction, embed=embed, ephemeral=True)
         elif self.action == "src":
             await send_source_page(interaction, case, 0, lang, edit=False)
         else:
@@ -283,7 +290,7 @@ async def send_source_page(interaction: discord.Interaction[Any], case: Case, pa
     pages = source_pages(chart, known_for(chart, case, seen_alone(interaction, case, True)), lang,
                          question=case.question, matter=case.matter)
     if not pages:
-        await interaction.response.send_message(text("case.source_none", lang), ephemeral=True)
+        await ack.send(interaction, text("case.source_none", lang), ephemeral=True)
         return
     page = max(0, min(page, len(pages) - 1))
     embed = discord.Embed(title=text("case.source_title", lang, page=page + 1, pages=len(pages)),
@@ -294,9 +301,9 @@ async def send_source_page(interaction: discord.Interaction[Any], case: Case, pa
     if page + 1 < len(pages):
         view.add_item(SourcePage(case.id, page + 1, text("button.next", lang)))
     if edit:
-        await interaction.response.edit_message(embed=embed, view=_stopped(view))
+        await ack.edit(interaction, embed=embed, view=_stopped(view))
     else:
-        await interaction.response.send_message(embed=embed, view=_stopped(view), ephemeral=True)
+        await ack.send(interaction, embed=embed, view=_stopped(view), ephemeral=True)
 
 
 class SourcePage(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:s:(?P<case>[0-9A-Z]{6}):(?P<page>\d{1,3})"):
@@ -348,7 +355,7 @@ class HistoryPage(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:h:(?P<scope>
         bot = host_of(interaction)
         lang = (await resolve(bot, interaction)).lang
         cases, older = await history_page(bot, interaction, self.scope, self.page, lang)
-        await interaction.response.edit_message(embed=history_embed(cases, self.scope, self.page, lang),
+        await ack.edit(interaction, embed=history_embed(cases, self.scope, self.page, lang),
                                                 view=history_view(self.scope, self.page, older, lang))
 
 
@@ -372,7 +379,7 @@ class WipeCases(ui.DynamicItem[ui.Button[ui.View]], template=r"lr:w:(?P<user>\d{
         if interaction.user.id != self.user_id:  # the message is ephemeral; this is belt and braces
             raise ReplyError(text("case.author_only", lang, id="—"))
         count = await bot.store.delete_user_cases(self.user_id)
-        await interaction.response.edit_message(content=text("profile.cases_deleted", lang, count=count),
+        await ack.edit(interaction, content=text("profile.cases_deleted", lang, count=count),
                                                 view=None)
 
 

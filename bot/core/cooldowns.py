@@ -4,7 +4,7 @@ The tree checks a command before it runs (``LiurenTree.interaction_check``) and 
 a button or form before its callback; a user over the rate is answered, ephemerally, with how long
 to wait (``app_commands.CommandOnCooldown``, through the one error path). Buckets are per user and
 per kind: a command names its kind in ``extras["cooldown"]`` (a command naming none has no
-cooldown); every button and form counts as ``button``.
+cooldown); every button counts as ``button``, every form as ``form`` (``bot.core.errors.guard``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,11 @@ class Rate:
 # burst through and stops a script after it.
 RATES: Mapping[str, Rate] = {
     "cast": Rate(20, 60.0),  # /cast and /chart (extras={"cooldown": "cast"}): each casts and saves a case
-    "button": Rate(30, 60.0),  # 理由, 原文, 前の時/次の時, pages, quiz answers, forms
+    "button": Rate(30, 60.0),  # 理由, 原文, 前の時/次の時, pages, quiz answers
+    "form": Rate(10, 60.0),  # a note form: a person writes a note in more than six seconds
+    # /case show, note, delete, /history, /profile set: each reads or writes the casebook
+    "case": Rate(30, 60.0),
+    "export": Rate(5, 600.0),  # /case export reads every case the caller may see (one at a time, too)
 }
 
 _FORGET_AFTER = 600.0  # buckets idle this long are dropped (memory stays bounded by active users)

@@ -29,6 +29,7 @@ from texts.schools import school_line
 
 from .matter_fields import matter_fields
 from .matter_fields import subject as _subject
+from .user_text import escaped
 from .words import Lang, gloss, language_of, text, word
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
@@ -40,8 +41,8 @@ FIELD_VALUE_MAX = 1024
 FOOTER_MAX = 2048
 EMBED_TOTAL_MAX = 6000  # per message, summed over its embeds
 EMBEDS_PER_MESSAGE = 10
-FOOTER_ROOM = 40  # kept free in each embed for what is added to its footer later (" ・ 課 7K3QX2")
 ECHO_MAX = 40  # characters of user input repeated in a reply (echo)
+FOOTER_ROOM = 40  # kept free in each embed for what is added to its footer later (" ・ 課 7K3QX2")
 MOMENT_STAMP = "%Y-%m-%d %H:%M"  # the moment line's clock time (bot.core.replies rewrites it per minute)
 
 COLOUR = discord.Colour(0x8B2E2E)  # 朱: the red of a seal
@@ -87,7 +88,7 @@ def clip(value: str, limit: int, mark: str = "…") -> str:
 def echo(value: str) -> str:
     """User input repeated in a reply: one line, at most 40 characters, no mention or markdown tricks."""
     flat = " ".join(value.split()).replace("@", "@\u200b").replace("`", "'")
-    return clip(flat, ECHO_MAX)
+    return escaped(clip(flat, ECHO_MAX))
 
 
 def split_lines(value: str, limit: int, mark: str) -> list[str]:
@@ -291,7 +292,7 @@ def build_embeds(
     footer = text("embed.source", lang)
     description_lines = []
     if question:
-        description_lines.append(f"**{text('embed.question', lang)}** {question.strip()}")
+        description_lines.append(f"**{text('embed.question', lang)}** {escaped(question.strip())}")
     description_lines.extend(_moment_lines(chart, lang, zone_note))
     if (school := school_line(chart.school, lang)) is not None:  # issue 19: the non-default options, named
         description_lines.append(school)

@@ -11,7 +11,7 @@ import functools
 import logging
 import math
 import uuid
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 import discord
@@ -19,12 +19,14 @@ from discord import app_commands
 
 from bot.store import StoreUnavailable
 
-from .ack import InteractionExpired, expired, is_unknown_interaction, mark_expired, watch
+from . import ack
+from .ack import InteractionExpired, expired, is_unknown_interaction, mark_expired, release, watch
 from .cooldowns import Cooldowns
+from .user_text import surrogate_option
 from .words import TEXTS, Lang, language_of, text
 
-__all__ = ["MESSAGE_MAX", "LiurenTree", "ReplyError", "guarded", "permission_names", "reply_ephemeral", "report",
-           "user_message"]
+__all__ = ["MESSAGE_MAX", "LiurenTree", "ReplyError", "guard", "guarded", "permission_names", "reply_ephemeral",
+           "report", "user_message"]
 
 log = logging.getLogger("bot")
 
@@ -39,10 +41,7 @@ class ReplyError(app_commands.AppCommandError):
 
 async def reply_ephemeral(interaction: discord.Interaction[Any], message: str) -> None:
     """Send ``message`` only to the user, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
+    await ack.send(interaction, message, ephemeral=True)
 
 
 def permission_names(permissions: Iterable[str], lang: Lang) -> str:
@@ -136,6 +135,8 @@ class LiurenTree(app_commands.CommandTree[Any]):
         if interaction.type is discord.InteractionType.autocomplete:
             return True
         watch(interaction)
+        if (option := surrogate_option(interaction)) is not None:  # a raw request: refused like a NUL
+            raise ReplyError(text("error.option_surrogate", language_of(interaction.locale), option=option))
         command = interaction.command
         kind = command.extras.get("cooldown") if command is not None else None
         if kind is not None:
@@ -145,26 +146,37 @@ class LiurenTree(app_commands.CommandTree[Any]):
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
         await report(interaction, error, f"command /{command}")
+        release(interaction)
 
 
 Item = TypeVar("Item")
 Callback = Callable[[Item, discord.Interaction[Any]], Coroutine[Any, Any, None]]
 
 
+async def guard(interaction: discord.Interaction[Any], kind: str, what: str,
+                body: Callable[[], Awaitable[None]]) -> None:
+    """Run a button's or form's ``body`` as the tree runs a command: acknowledged within 3 s
+    (bot.core.ack), counted against the user's ``kind`` cooldown (bot.core.cooldowns), and answered
+    through the one error path — a ``ReplyError`` becomes its message, anything else a logged bug
+    with a reference (``what`` names it in the log)."""
+    try:
+        watch(interaction)
+        tree = getattr(interaction.client, "tree", None)
+        if isinstance(tree, LiurenTree):
+            tree.cooldowns.hit(kind, interaction.user.id)
+        await body()
+    except Exception as error:
+        await report(interaction, error, what)
+    finally:
+        release(interaction)
+
+
 def guarded(callback: Callback[Item]) -> Callback[Item]:
-    """A button's or form's callback, answered through the same error path as a command: a
-    ``ReplyError`` becomes its message, anything else a logged bug with a reference. It is
-    acknowledged within 3 s (bot.core.ack) and counted against the user's button cooldown."""
+    """A button's callback, run through ``guard`` (kind ``button``)."""
 
     @functools.wraps(callback)
     async def run(item: Item, interaction: discord.Interaction[Any]) -> None:
-        try:
-            watch(interaction)
-            tree = getattr(interaction.client, "tree", None)
-            if isinstance(tree, LiurenTree):
-                tree.cooldowns.hit("button", interaction.user.id)
-            await callback(item, interaction)
-        except Exception as error:
-            await report(interaction, error, f"{type(item).__name__} ({getattr(item, 'custom_id', '?')})")
+        what = f"{type(item).__name__} ({getattr(item, 'custom_id', '?')})"
+        await guard(interaction, "button", what, lambda: callback(item, interaction))
 
     return run

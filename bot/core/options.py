@@ -20,6 +20,7 @@ from texts.matters import GENERAL, MATTERS, Matter  # issue 18
 
 from .embeds import clip
 from .errors import ReplyError
+from .user_text import escaped
 from .words import LANGS, Lang, language_of, text, word  # LANGS, Lang, word: issue 18
 from .zones import parse_time, parse_zone, zone_suggestions
 
@@ -40,7 +41,7 @@ HOUR_CHOICES = [
 
 def _clipped(value: str, limit: int = 40) -> str:
     """User input echoed in a reply, never longer than ``limit`` (Discord rejects long replies)."""
-    return clip(" ".join(value.split()), limit)
+    return escaped(clip(" ".join(value.split()), limit))
 
 
 class ZoneOption(app_commands.Transformer[Any]):
@@ -163,6 +164,14 @@ class ChannelOption(app_commands.Transformer[Any]):
 
     async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> int:
         return int(value.id) if isinstance(value, discord.abc.Snowflake) else int(value)
+
+
+def bounded(value: int, low: int, high: int, option: str, lang: Lang) -> int:
+    """``value`` when within the range the option declares; a ReplyError naming the range otherwise
+    (Discord's client keeps to it; a raw request need not)."""
+    if not low <= value <= high:
+        raise ReplyError(text("error.option_range", lang, option=option, min=low, max=high, value=value))
+    return value
 
 
 def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:

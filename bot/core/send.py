@@ -17,6 +17,7 @@ from discord import ui
 
 from texts.picture import Picture
 
+from . import ack
 from .embeds import group_messages
 from .words import Lang, text
 
@@ -52,7 +53,7 @@ async def send_reply(
     if picture is not None:
         messages[0][0].set_image(url=f"attachment://{picture.filename}")
         first["file"] = picture_file(picture)
-    await interaction.response.send_message(**first)
+    await ack.send(interaction, **first)
     for more in messages[1:]:
         try:
             await interaction.followup.send(embeds=more, ephemeral=ephemeral, allowed_mentions=NO_PINGS)

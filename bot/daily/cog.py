@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core import ack
 from bot.core.embeds import clip
 from bot.core.errors import MESSAGE_MAX, ReplyError, permission_names
 from bot.core.options import ChannelOption, ServerZoneOption, TimeOption, guild_of
@@ -119,7 +120,7 @@ class Daily(commands.Cog):
         )
         if guild.me is not None and not all(getattr(target.permissions_for(guild.me), p) for p in WANTED):
             reply += "\n" + text("daily.no_picture", lang, missing=permission_names(WANTED, lang))
-        await interaction.response.send_message(reply, ephemeral=True)
+        await ack.send(interaction, reply, ephemeral=True)
 
     async def _server_zone(self, guild_id: int, lang: Lang) -> ZoneInfo:
         """The server's zone (/settings timezone), validated when it was set; ReplyError when unset."""
@@ -138,14 +139,14 @@ class Daily(commands.Cog):
         lang = language_of(interaction.locale)
         rows = await self.bot.store.schedules(guild.id)
         if not rows:
-            await interaction.response.send_message(text("daily.none", lang), ephemeral=True)
+            await ack.send(interaction, text("daily.none", lang), ephemeral=True)
             return
         default = (await self.bot.store.guild_options(guild.id)).timezone
         lines = [text("daily.show_head", lang, zone=default or text("daily.unset", lang))]
         now = self.delivery.now()
         for row in rows:
             lines.extend(self._show_row(row, now, lang))
-        await interaction.response.send_message(clip("\n".join(lines), MESSAGE_MAX), ephemeral=True)
+        await ack.send(interaction, clip("\n".join(lines), MESSAGE_MAX), ephemeral=True)
 
     def _show_row(self, row: ScheduleRow, now: datetime, lang: Lang) -> list[str]:
         plan = plan_of(row)
@@ -181,7 +182,7 @@ class Daily(commands.Cog):
         count = await self.bot.store.delete_schedules(guild.id, channel)
         self.delivery.changed()
         reply = text("daily.off", lang, count=count) if count else text("daily.off_none", lang)
-        await interaction.response.send_message(reply, ephemeral=True)
+        await ack.send(interaction, reply, ephemeral=True)
 
     @daily.command(name="now", description=ls("daily.now.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -191,9 +192,9 @@ class Daily(commands.Cog):
         store, delivery = self.bot.store, self.delivery
         rows = await store.schedules(guild.id)
         if not rows:
-            await interaction.response.send_message(text("daily.none", lang), ephemeral=True)
+            await ack.send(interaction, text("daily.none", lang), ephemeral=True)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await ack.defer(interaction, ephemeral=True, thinking=True)
         now = delivery.now()
         lines: list[str] = []
         for row in rows:

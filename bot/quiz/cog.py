@@ -19,9 +19,10 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.core import ack
 from bot.core.embeds import clip
 from bot.core.errors import ReplyError, permission_names
-from bot.core.options import guild_of
+from bot.core.options import bounded, guild_of
 from bot.core.reader import resolve
 from bot.core.words import Lang, language_of, ls, text, word
 from bot.store import QuizScore, QuizTopicScore, epoch
@@ -40,6 +41,8 @@ __all__ = ["LEVEL_CHOICES", "Quiz"]
 
 LEVEL_CHOICES = [Choice(name=level.value, value=level.value) for level in Level]
 BOARD_SIZE = 10  # members shown per list
+QUESTIONS_MAX = 20  # questions in a quiz
+SECONDS_MIN, SECONDS_MAX = 10, 300  # time to answer each
 RECENT = timedelta(days=30)
 
 
@@ -110,11 +113,13 @@ class Quiz(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         level: str = Level.EASY.value,
-        questions: app_commands.Range[int, 1, 20] = 5,
-        seconds: app_commands.Range[int, 10, 300] = 30,
+        questions: app_commands.Range[int, 1, QUESTIONS_MAX] = 5,
+        seconds: app_commands.Range[int, SECONDS_MIN, SECONDS_MAX] = 30,
     ) -> None:
         guild = guild_of(interaction)
         lang = language_of(interaction.locale)
+        questions = bounded(questions, 1, QUESTIONS_MAX, "questions", lang)
+        seconds = bounded(seconds, SECONDS_MIN, SECONDS_MAX, "seconds", lang)
         channel_id = interaction.channel_id
         if channel_id is None:
             raise app_commands.NoPrivateMessage()
@@ -130,7 +135,8 @@ class Quiz(commands.Cog):
             raise ReplyError(text("quiz.empty", lang)) from None
         if row is None:  # another start won the race
             raise ReplyError(text("quiz.running", lang))
-        await interaction.response.send_message(
+        await ack.send(
+            interaction,
             text("quiz.started", lang, user=interaction.user.mention, level=level_name(row.level, lang),
                  count=row.count, seconds=row.seconds),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -148,7 +154,7 @@ class Quiz(commands.Cog):
             raise ReplyError(text("quiz.none_running", lang))
         if row.user_id != interaction.user.id and not interaction.permissions.manage_messages:
             raise ReplyError(text("quiz.stop_denied", lang))
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await ack.defer(interaction, ephemeral=True, thinking=True)
         if not await self.service.stop_quiz(row, interaction.user.id):
             await interaction.followup.send(text("quiz.none_running", lang), ephemeral=True)
             return
@@ -175,7 +181,7 @@ class Quiz(commands.Cog):
                             value=clip(board_lines(recent, lang), 1024) or "—", inline=False)
         if not embed.fields:
             embed.description = text("quiz.board_none", lang)
-        await interaction.response.send_message(embed=embed)
+        await ack.send(interaction, embed=embed)
 
     @quiz.command(name="me", description=ls("quiz.me.description"))
     async def quiz_me(self, interaction: discord.Interaction[Any]) -> None:
@@ -185,7 +191,7 @@ class Quiz(commands.Cog):
         # The button is offered here too: it forgets the member's answers in every server.
         forget = forget_view(interaction.user.id, lang)
         if not rows:
-            await interaction.response.send_message(text("quiz.me_none", lang), view=forget, ephemeral=True)
+            await ack.send(interaction, text("quiz.me_none", lang), view=forget, ephemeral=True)
             return
         lines: list[str] = []
         shown: str | None = None
@@ -200,4 +206,4 @@ class Quiz(commands.Cog):
                               paragraphs=topic_paragraphs(row), term=row.topic))
         embed = discord.Embed(title=text("quiz.me_title", lang), description=clip("\n".join(lines), 4096),
                               colour=discord.Colour(0x5865F2))
-        await interaction.response.send_message(embed=embed, view=forget, ephemeral=True)
+        await ack.send(interaction, embed=embed, view=forget, ephemeral=True)

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol, Self, runtime_checkable
 
 import discord
 
+from bot.core import ack
 from bot.core.errors import ReplyError, guarded
 from bot.core.host import host_of
 from bot.core.words import Lang, language_of, text
@@ -78,7 +79,7 @@ class QuizChoice(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], tem
             return  # the quiz extension is not loaded: nothing records answers
         outcome, label = await quiz.service.answer(self.quiz_id, self.question, interaction.user.id, self.choice)
         reply = text("quiz.recorded", lang, choice=label) if outcome == "recorded" else text(f"quiz.{outcome}", lang)
-        await interaction.response.send_message(reply, ephemeral=True)
+        await ack.send(interaction, reply, ephemeral=True)
 
 
 def choice_view(quiz_id: int, question: int, labels: Sequence[str]) -> discord.ui.View:
@@ -113,11 +114,11 @@ class ForgetAnswers(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], 
         if interaction.user.id != self.user_id:  # the message is ephemeral; this is belt and braces
             raise ReplyError(text("quiz.forget_not_yours", lang))
         if not self.sure:
-            await interaction.response.edit_message(content=text("quiz.forget_ask", lang), embed=None,
+            await ack.edit(interaction, content=text("quiz.forget_ask", lang), embed=None,
                                                     view=forget_view(self.user_id, lang, sure=True))
             return
         count = await host_of(interaction).store.forget_quiz_answers(self.user_id)
-        await interaction.response.edit_message(content=text("quiz.forgotten", lang, count=count), embed=None,
+        await ack.edit(interaction, content=text("quiz.forgotten", lang, count=count), embed=None,
                                                 view=None)
 
 

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
+from bot.core import ack
 from bot.core.options import ServerZoneOption, guild_of
 from bot.core.reader import resolve
 from bot.core.words import Lang, as_lang, language_of, ls, text, word
@@ -73,7 +74,7 @@ class Settings(commands.Cog):
         found = zone
         options = await self.bot.store.guild_options(guild.id)
         await self.bot.store.set_guild_options(guild.id, replace(options, timezone=found.key))
-        await interaction.response.send_message(text("daily.zone_set", lang, zone=found.key), ephemeral=True)
+        await ack.send(interaction, text("daily.zone_set", lang, zone=found.key), ephemeral=True)
 
     @settings.command(name="school", description=ls("settings.school.description"))
     @app_commands.describe(
@@ -103,7 +104,8 @@ class Settings(commands.Cog):
             maoxing_by_day=current.maoxing_by_day if maoxing_by_day is None else maoxing_by_day,
         )
         await self.bot.store.set_guild_options(guild.id, replace(options, school=school_json(school)))
-        await interaction.response.send_message(
+        await ack.send(
+            interaction,
             text("settings.school_set", lang, value=school_summary(school, lang)), ephemeral=True)
 
     @settings.command(name="language", description=ls("settings.language.description"))
@@ -117,7 +119,7 @@ class Settings(commands.Cog):
         await self.bot.store.set_guild_options(guild.id, replace(options, language=chosen))
         lang = chosen or language_of(interaction.locale)
         shown = word("language.name", chosen) if chosen else text("settings.client_language", lang)
-        await interaction.response.send_message(text("settings.language_set", lang, value=shown), ephemeral=True)
+        await ack.send(interaction, text("settings.language_set", lang, value=shown), ephemeral=True)
 
     @settings.command(name="image", description=ls("settings.image.description"))
     @app_commands.describe(on=ls("settings.image.on.description"))
@@ -128,7 +130,7 @@ class Settings(commands.Cog):
         lang, options = reader.lang, reader.options
         await self.bot.store.set_guild_options(guild.id, replace(options, image=on))
         shown = text("settings.on" if on else "settings.off", lang)
-        await interaction.response.send_message(text("settings.image_set", lang, value=shown), ephemeral=True)
+        await ack.send(interaction, text("settings.image_set", lang, value=shown), ephemeral=True)
 
     @settings.command(name="show", description=ls("settings.show.description"))
     async def settings_show(self, interaction: discord.Interaction[Any]) -> None:
@@ -145,4 +147,4 @@ class Settings(commands.Cog):
                  value=text("settings.off" if options.image is False else "settings.on", lang)),
             text("settings.line.school", lang, value=school_summary(school_from_json(options.school), lang)),
         ]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await ack.send(interaction, "\n".join(lines), ephemeral=True)

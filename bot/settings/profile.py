@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.casebook.views import wipe_view
+from bot.core import ack
 from bot.core.embeds import echo
 from bot.core.errors import ReplyError
 from bot.core.options import ZoneOption
@@ -51,7 +52,7 @@ class Profiles(commands.Cog):
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
 
-    @profile.command(name="set", description=ls("profile.set.description"))
+    @profile.command(name="set", description=ls("profile.set.description"), extras={"cooldown": "case"})
     @app_commands.describe(birth_year=ls("profile.birth_year.description"), sex=ls("profile.sex.description"),
                            zone=ls("profile.zone.description"))
     @app_commands.choices(sex=SEX_CHOICES)
@@ -69,7 +70,8 @@ class Profiles(commands.Cog):
             raise ReplyError(text("profile.bad_sex", lang, value=echo(sex)))
         name = zone.key if zone is not None else None
         await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, name))
-        await interaction.response.send_message(
+        await ack.send(
+            interaction,
             text("profile.saved", lang, year=birth_year, sex=_sex_name(sex, lang),
                  zone=name or text("profile.no_zone", lang)),
             ephemeral=True,
@@ -84,12 +86,12 @@ class Profiles(commands.Cog):
         else:
             message = text("profile.show", lang, year=found.birth_year, sex=_sex_name(found.sex, lang),
                            zone=found.zone or text("profile.no_zone", lang))
-        await interaction.response.send_message(message, ephemeral=True)
+        await ack.send(interaction, message, ephemeral=True)
 
     @profile.command(name="delete", description=ls("profile.delete.description"))
     async def delete(self, interaction: discord.Interaction[Any]) -> None:
         lang = (await resolve(self.bot, interaction)).lang
         await self.bot.store.delete_profile(interaction.user.id)
         count = len(await self.bot.store.cases_by_author(interaction.user.id, 0, COUNT_MAX))
-        await interaction.response.send_message(text("profile.deleted", lang, count=count),
+        await ack.send(interaction, text("profile.deleted", lang, count=count),
                                                 view=wipe_view(interaction.user.id, lang), ephemeral=True)

@@ -312,4 +312,17 @@ MIGRATIONS: tuple[Step, ...] = (
         postgres=_SCRUB_STEPS,
     ),
     # -- end of step 8 --
+    # -- step 9: a note sent twice (a retried form) is stored once, keyed by its interaction --
+    Step(
+        "a note keeps the id of the interaction that sent it (unique: a retried form stores one note)",
+        sqlite=(
+            "ALTER TABLE case_notes ADD COLUMN source_id BIGINT",
+            "CREATE UNIQUE INDEX case_notes_source ON case_notes (source_id)",
+        ),
+        postgres=(
+            "ALTER TABLE case_notes ADD COLUMN source_id BIGINT",
+            "CREATE UNIQUE INDEX case_notes_source ON case_notes (source_id)",
+        ),
+    ),
+    # -- end of step 9 --
 )

@@ -356,3 +356,37 @@ def options_params(guild_id: int, options: GuildOptions) -> tuple[Any, ...]:
 
 def profile_of(row: Sequence[Any]) -> Profile:
     return Profile(int(row[0]), int(row[1]), str(row[2]), _opt_str(row[3]))
+
+
+# -- notes kept once per interaction, and the casebook read by keyset (the note forms, /case export) --
+
+# A note keyed by the interaction that sent it: a second delivery of that interaction inserts
+# nothing (the unique index case_notes_source), and neither does a case at its cap.
+ADD_NOTE_ONCE = (
+    "INSERT INTO case_notes (case_id, author_id, body, created_at, source_id) SELECT ?, ?, ?, ?, ? "
+    "WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? "
+    f"ON CONFLICT (source_id) DO NOTHING RETURNING {NOTE_COLUMNS}"
+)
+NOTE_FROM = f"SELECT {NOTE_COLUMNS} FROM case_notes WHERE source_id = ?"
+
+
+def _in_list(count: int) -> str:
+    """``IN (?, ?, …)`` for `count` values; ``IN (NULL)`` (matches nothing) for none."""
+    return "IN (" + (", ".join("?" * count) or "NULL") + ")"
+
+
+def seen_in_guild(channels: int) -> str:
+    """The server's cases a member may see: theirs, and others' not private cast in one of
+    `channels` channels; newest first, a page by offset (/history scope:server)."""
+    return (f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND (author_id = ? OR (private = 0 AND "
+            f"channel_id {_in_list(channels)})) ORDER BY seq DESC LIMIT ? OFFSET ?")
+
+
+MINE_BEFORE = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?"
+
+
+def others_before(channels: int) -> str:
+    """Others' cases of a server, not private, cast in one of `channels` channels, below a seq;
+    newest first (a keyset page of /case export)."""
+    return (f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND author_id <> ? AND private = 0 AND "
+            f"channel_id {_in_list(channels)} AND seq < ? ORDER BY seq DESC LIMIT ?")

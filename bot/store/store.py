@@ -359,3 +359,35 @@ class Store:
             (q.DELETE_USER_NOTES, (user_id, user_id)), (q.DELETE_USER_CASES, (user_id,)),
         ])
         return gone
+
+    # -- notes kept once per interaction, and the casebook read by keyset -------------------------
+
+    async def add_note_once(self, case_id: str, author_id: int, body: str, at: int, *, source: int,
+                            limit: int) -> tuple[CaseNote | None, bool]:
+        """Add a note sent by interaction `source`, while the case has fewer than `limit` notes: the
+        note and True when added now; the note and False when `source` had added it already (a
+        retried delivery: nothing added twice); None and False at the cap."""
+        storable(body)
+        rows = await self.driver.fetch(q.ADD_NOTE_ONCE, (case_id, author_id, body, at, source, case_id, limit))
+        if rows:
+            return q.note_of(rows[0]), True
+        found = await self.driver.fetch(q.NOTE_FROM, (source,))
+        return (q.note_of(found[0]), False) if found else (None, False)
+
+    async def cases_seen_in_guild(self, guild_id: int, viewer_id: int, channel_ids: Sequence[int], offset: int,
+                                  limit: int) -> tuple[Case, ...]:
+        """The server's cases `viewer_id` may see: theirs, and others' not private cast in one of
+        `channel_ids` (the channels they may read); newest first (index cases_guild)."""
+        params = (guild_id, viewer_id, *channel_ids, limit, offset)
+        return tuple(q.case_of(r) for r in await self.driver.fetch(q.seen_in_guild(len(channel_ids)), params))
+
+    async def cases_by_author_before(self, author_id: int, before: int, limit: int) -> tuple[Case, ...]:
+        """The author's cases with seq below `before`, newest first (a keyset page; index cases_author)."""
+        return tuple(q.case_of(r) for r in await self.driver.fetch(q.MINE_BEFORE, (author_id, before, limit)))
+
+    async def others_cases_before(self, guild_id: int, viewer_id: int, channel_ids: Sequence[int], before: int,
+                                  limit: int) -> tuple[Case, ...]:
+        """Others' cases of the server, not private, cast in one of `channel_ids`, with seq below
+        `before`, newest first (a keyset page; index cases_guild)."""
+        params = (guild_id, viewer_id, *channel_ids, before, limit)
+        return tuple(q.case_of(r) for r in await self.driver.fetch(q.others_before(len(channel_ids)), params))

@@ -19,6 +19,7 @@ from discord.ext import commands
 import engine
 from bot.casebook.privacy import plain_text
 from bot.casebook.views import send_case
+from bot.core import ack
 from bot.core.embeds import build_lookup_embeds
 from bot.core.errors import ReplyError
 from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Study"]
 
 LOOKUP_TERM_MAX = 50  # as the option declares (app_commands.Range)
+QUESTION_MAX = 300  # characters of a question (declared, and checked: bot.casebook.privacy.plain_text)
 THEME_CHOICES = [app_commands.Choice(name="dark", value="dark"), app_commands.Choice(name="light", value="light")]
 
 
@@ -63,7 +65,7 @@ class Study(commands.Cog):
         when: app_commands.Range[str, 1, 100] = "now",
         tz: app_commands.Transform[ZoneInfo, ZoneOption] | None = None,
         private: bool = False,
-        question: app_commands.Range[str, 1, 300] | None = None,
+        question: app_commands.Range[str, 1, QUESTION_MAX] | None = None,
         matter: app_commands.Transform[str, MatterOption] | None = None,
         image: bool | None = None,
         theme: str = "dark",
@@ -72,7 +74,7 @@ class Study(commands.Cog):
         # data, then shown from that chart, as /case show shows the saved case later.
         reader = await resolve(self.bot, interaction, tz=tz, with_zone=True)
         lang, profile = reader.lang, reader.profile
-        question = plain_text(question, lang)  # issue 22 item 8: a NUL is refused alike on both backends
+        question = plain_text(question, lang, limit=QUESTION_MAX, option="question")  # NUL, length
         moment = reader.moment(when, self.bot.clock())
         school = reader.school
         try:
@@ -121,11 +123,11 @@ class Study(commands.Cog):
     async def chart(self, interaction: discord.Interaction[Any], day: app_commands.Transform[Pillar, PillarOption],
                     yuejiang: app_commands.Transform[Branch, YuejiangOption],
                     hour: app_commands.Transform[Branch, HourOption],
-                    question: app_commands.Range[str, 1, 300] | None = None,
+                    question: app_commands.Range[str, 1, QUESTION_MAX] | None = None,
                     matter: app_commands.Transform[str, MatterOption] | None = None,
                     image: bool | None = None, theme: str = "dark") -> None:
         reader = await resolve(self.bot, interaction)
-        question = plain_text(question, reader.lang)  # issue 22 item 8: a NUL is refused alike on both backends
+        question = plain_text(question, reader.lang, limit=QUESTION_MAX, option="question")  # NUL, length
         school = reader.school
         result = engine.cast_classical(day, yuejiang, hour, school=school)
         case = await self.bot.store.add_case(NewCase(
@@ -164,4 +166,4 @@ class Study(commands.Cog):
         body = text("help.body", lang, zone=self.bot.config.zone.key)
         embed = discord.Embed(title=text("help.title", lang), description=body)
         embed.set_footer(text=text("embed.source", lang))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await ack.send(interaction, embed=embed, ephemeral=True)
