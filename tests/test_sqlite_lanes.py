@@ -104,6 +104,7 @@ async def test_every_commit_waits_for_the_disk_the_cases_too(store: Store, conne
     assert len(connections) == 3  # the writer and two readers
 
 
+@pytest.mark.slow  # stalled writes: over a second
 async def test_reads_are_answered_while_a_write_is_stalled(store: Store) -> None:
     case = await store.add_case(draft())
     Stalled.stall = 1.5
@@ -136,6 +137,7 @@ def write_lock(path: Path) -> Iterator[Callable[[], None]]:
         holder.close()
 
 
+@pytest.mark.slow  # stalled writes: over a second
 async def test_each_call_is_answered_by_its_deadline_queue_time_included_and_a_late_write_is_not_stored(
     store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -172,6 +174,7 @@ async def test_each_call_is_answered_by_its_deadline_queue_time_included_and_a_l
     assert await store.add_case(draft(author=30))  # and the next write is served as usual
 
 
+@pytest.mark.slow  # stalled writes: over a second
 async def test_a_write_stalled_past_its_deadline_answers_the_caller_at_the_deadline(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,6 +191,23 @@ async def test_a_write_stalled_past_its_deadline_answers_the_caller_at_the_deadl
     await asyncio.sleep(1.0)
     # The first commit was under way: it may be stored; those queued behind it are not.
     assert [await store.profile(n) for n in (1, 2)] == [None, None]
+
+
+@pytest.mark.slow  # stalled writes: over a second
+async def test_a_cast_waiting_for_the_batch_before_it_counts_that_wait_against_its_deadline(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case made while the batch before it is being written goes into the next batch: its
+    deadline counts from when it was made, not from when its batch began (bot.store.batch)."""
+    monkeypatch.setattr(sqlite_lanes, "DEADLINE", 1.0)
+    Stalled.stall = 0.8
+    first = asyncio.ensure_future(store.add_case(draft(author=1)))
+    await asyncio.sleep(0.1)
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailable, match="not answering"):
+        await store.add_case(draft(author=2))  # its batch begins at 0.8 s and would commit at 1.6 s
+    assert time.monotonic() - started < 1.2
+    assert (await first).author_id == 1
 
 
 async def test_deleting_a_profile_and_the_cases_leaves_no_byte_of_them_in_the_files(tmp_path: Path) -> None:

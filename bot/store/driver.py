@@ -28,14 +28,18 @@ CALLED_AT: ContextVar[float | None] = ContextVar("liuren_store_called_at", defau
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot answer now but may later: locked or busy past the timeouts, a full disk,
-    a disk I/O error, a server down or restarting. Nothing was written; the same call may succeed
-    in a moment (a damaged file or a wrong setting is a plain ``StoreError``)."""
+    """The database cannot answer now but may later: locked or busy past the timeouts, not answering
+    by the call's deadline, a full disk, a disk I/O error, a server down or restarting. Nothing was
+    written — but for a commit already under way when the deadline passed, which may still land, as
+    with any timeout (docs/admin.md); the same call may succeed in a moment (a damaged file or a
+    wrong setting is a plain ``StoreError``)."""
 
 
 class Driver(Protocol):
-    """A database the store runs on. Every method is safe to call from the event loop; after
-    ``close`` every call raises ``RuntimeError``."""
+    """A database the store runs on. Every method is safe to call from the event loop and never
+    waits there for a file or a socket; each call is answered, or refused with ``StoreUnavailable``,
+    within the driver's deadline counted from ``CALLED_AT`` (else from the call); after ``close``
+    every call raises ``RuntimeError``."""
 
     @property
     def location(self) -> Location:
