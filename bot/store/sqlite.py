@@ -35,6 +35,7 @@ from .migrations import MIGRATIONS, Step
 from .sqlite_errors import BUSY_TIMEOUT, DEADLINE, damaged, not_answering, unavailable
 from .sqlite_file import RESTORE, check_file, create_private, marker_path
 from .sqlite_lanes import Call, Lane
+from .sqlite_rows import inserted
 from .values import Claimed, Shards, StoreError
 
 __all__ = ["BUSY_TIMEOUT", "DEADLINE", "ERASE_AGAIN_S", "ERASE_WAIT", "READERS", "SYNCHRONOUS", "TEMP_STORE",
@@ -48,6 +49,7 @@ log = logging.getLogger("bot")
 
 # Every commit waits for the WAL to be on the disk before its caller is told it is stored.
 SYNCHRONOUS = "FULL"
+WRITE = "BEGIN IMMEDIATE"  # a write transaction: the write lock taken at once
 # Threads (each with a connection) that read beside the writer: a slow read does not hold the others.
 READERS = 2
 # The checkpoint after a deletion waits at most ERASE_WAIT for reads under way to end (so the deletion
@@ -250,7 +252,7 @@ class SqliteDriver:
                                                                          begin="BEGIN"))
 
         def work(conn: sqlite3.Connection, call: Call) -> Done:
-            done = _together(conn, call, steps, atomic=atomic, begin="BEGIN IMMEDIATE")
+            done = _together(conn, call, steps, atomic=atomic, begin=WRITE)
             if any(count > 0 and erases(s) for (s, _), (_, count) in zip(steps, done, strict=True)) or (
                     self._erase_again is not None and time.monotonic() >= self._erase_again):
                 self._erase(conn)
@@ -312,14 +314,19 @@ class SqliteDriver:
 def _together(conn: sqlite3.Connection, call: Call, steps: Steps, *, atomic: bool, begin: str) -> Done:
     """Each statement's rows and changed-row count: in one transaction (opened with ``begin``) when
     ``atomic``, else each on its own (a write in a transaction of its own)."""
+    def written(statement: str, params: tuple[object, ...]) -> tuple[Rows, int]:
+        """In a write transaction, a many-row INSERT's rows read back in one step (sqlite_rows)."""
+        rows = inserted(conn, statement, params) if begin == WRITE else None
+        return _step(conn, statement, params) if rows is None else (rows, len(rows))
+
     def alone(statement: str, params: tuple[object, ...]) -> tuple[Rows, int]:
         if reads(statement) or _pragma(statement):
             return _step(conn, statement, params)
-        return _in_transaction(conn, call, lambda: _step(conn, statement, params), begin)
+        return _in_transaction(conn, call, lambda: written(statement, params), begin)
 
     if not atomic or len(steps) == 1 or all(_pragma(statement) for statement, _ in steps):
         return [alone(statement, params) for statement, params in steps]
-    return _in_transaction(conn, call, lambda: [_step(conn, s, p) for s, p in steps], begin)
+    return _in_transaction(conn, call, lambda: [written(s, p) for s, p in steps], begin)
 
 
 def _pragma(statement: str) -> bool:
@@ -333,7 +340,7 @@ def _step(conn: sqlite3.Connection, statement: str, params: tuple[object, ...]) 
     return rows, int(cursor.rowcount)
 
 
-def _in_transaction(conn: sqlite3.Connection, call: Call, work: Callable[[], T], begin: str = "BEGIN IMMEDIATE") -> T:
+def _in_transaction(conn: sqlite3.Connection, call: Call, work: Callable[[], T], begin: str = WRITE) -> T:
     """``work()`` inside ``begin`` … COMMIT, rolled back if it raises, or if the call is late by then
     (its caller is told the database did not answer: the write must not be stored)."""
     conn.execute(begin)
