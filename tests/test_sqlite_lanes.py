@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from bot.store import Profile, QuizAnswer, Store, StoreError, StoreUnavailable, open_store, sqlite_lanes
+from bot.store import Profile, QuizAnswer, Store, StoreError, StoreUnavailable, open_store, sql, sqlite_lanes
 from bot.store import sqlite as sqlite_driver
-from bot.store.sqlite_file import RESTORE
+from bot.store.sqlite_file import RESTORE, marker_path
 from tests.test_store_casebook import T, draft
 
 SECRET = "Will the hidden letter reach Osaka?"
@@ -208,6 +208,28 @@ async def test_a_cast_waiting_for_the_batch_before_it_counts_that_wait_against_i
         await store.add_case(draft(author=2))  # its batch begins at 0.8 s and would commit at 1.6 s
     assert time.monotonic() - started < 1.2
     assert (await first).author_id == 1
+
+
+async def test_a_marker_not_left_in_time_fails_no_write_and_is_left_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first case makes the file worth a marker; the look for it (a read) past its deadline is
+    logged, the case is returned as stored (it is), and the marker is left at the next write."""
+    path = tmp_path / "liuren.sqlite3"
+    store = await open_store(path)
+    try:
+        monkeypatch.setattr(sqlite_lanes, "DEADLINE", 0.3)
+        slow = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) "
+                "SELECT 1 FROM c WHERE x = 1000000000")
+        monkeypatch.setattr(sql, "HOLDS_ROWS", slow)
+        case = await store.add_case(draft())
+        assert await store.case(case.id) == case and not marker_path(path).exists()
+        assert "is not left now" in caplog.text
+        monkeypatch.undo()
+        await store.add_case(draft())
+        assert marker_path(path).exists()
+    finally:
+        await store.close()
 
 
 async def test_deleting_a_profile_and_the_cases_leaves_no_byte_of_them_in_the_files(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from . import sql as q
-from .driver import Params, Rows
+from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
 from .sqlite_errors import BUSY_TIMEOUT, DEADLINE, damaged, not_answering, unavailable
@@ -205,7 +205,8 @@ class SqliteDriver:
         return await self._writer.run(lambda conn, call: work(conn))
 
     async def note_used(self) -> None:
-        """Leave the marker once the database holds a schedule or a case (so an emptied file is noticed)."""
+        """Leave the marker once the database holds a schedule or a case (so an emptied file is
+        noticed); a database not answering now leaves it for a later call, never fails the write."""
         if self._marked or self._location.is_memory:
             return
         marker = marker_path(self.path)
@@ -217,7 +218,10 @@ class SqliteDriver:
             return True
 
         self._open()
-        self._marked = await (self._readers or self._writer).run(work)
+        try:
+            self._marked = await (self._readers or self._writer).run(work)
+        except StoreUnavailable as error:  # what was written stays written: the marker is left later
+            log.warning("the marker beside %s is not left now (%s); it is at a later write", self.path, error)
 
     async def fetch(self, statement: str, params: Params = ()) -> Rows:
         return (await self._steps([(statement, tuple(params))], atomic=True))[0][0]

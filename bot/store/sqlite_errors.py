@@ -67,8 +67,9 @@ def unavailable(error: sqlite3.Error, path: Path | str) -> StoreUnavailable | No
 def not_answering(path: Path | str) -> StoreUnavailable:
     """A call not done within DEADLINE of when it was made (queued behind a slow write, or slow itself)."""
     return StoreUnavailable(
-        f"{path} is not answering: the call was not done within {DEADLINE:.0f} s of being made (the disk "
-        "or a lock is holding the writes before it); a write under way may still be completed, see docs/admin.md"
+        f"{path} is not answering: the call was not done within {DEADLINE:.0f} s of being made (a stalled "
+        "disk, a lock, or a long statement before it or in it); a commit already under way may still be "
+        "completed, see docs/admin.md"
     )
 
 
