@@ -6,7 +6,11 @@ transaction holding it has committed, or the error the database raised. Nothing 
 stored before it is, so no write is lost to the bot's process crashing or restarting, or to a
 failure, and a failure reaches the caller who made the write (a /cast then says the database is
 busy, as for a write of its own). What "committed" promises against a crash of the machine is the
-``write`` function's (the store's cases: ``Driver.fetch_batch(flushed=False)``).
+``write`` function's (the store's cases: ``Driver.fetch_batch``; on SQLite, on the disk).
+
+The time a write waits for the transaction before it counts against its deadline: a batch is
+written with ``CALLED_AT`` set to when its oldest write was made, so the database's deadline for
+the whole batch counts from then (every caller of a batch is answered alike, by that deadline).
 
 A write made while no transaction is being written starts one at the loop's next turn, with the
 other writes made by then; writes made while one is being written go into the next, which starts
@@ -20,15 +24,16 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from .driver import Params, Rows, StoreUnavailable
+from .driver import CALLED_AT, Params, Rows, StoreUnavailable
 
 __all__ = ["BATCH_MAX", "Batched"]
 
 BATCH_MAX = 256  # writes per transaction (64 casts in flight fill a quarter of it)
 Write = Callable[[Sequence[tuple[str, Params]]], Awaitable[list[Rows]]]
-_Pending = tuple[str, Params, "asyncio.Future[Rows]"]
+_Pending = tuple[str, Params, "asyncio.Future[Rows]", float]  # ..., when it was made (time.monotonic())
 
 
 class Batched:
@@ -54,7 +59,7 @@ class Batched:
             raise RuntimeError("the store is closed")
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Rows] = loop.create_future()
-        self._pending.append((statement, params, done))
+        self._pending.append((statement, params, done, time.monotonic()))
         if self._running is None:
             self._running = loop.create_task(self._drain(), name="liuren-batched")
         return done
@@ -74,10 +79,11 @@ class Batched:
             self._running = None
 
     async def _commit(self, batch: list[_Pending]) -> None:
+        called = CALLED_AT.set(min(made for *_, made in batch))
         try:
-            results = await self._write([(statement, params) for statement, params, _ in batch])
+            results = await self._write([(statement, params) for statement, params, *_ in batch])
         except StoreUnavailable as error:  # "not now" for every write alike: each caller is told
-            for _, _, done in batch:
+            for _, _, done, _ in batch:
                 _fail(done, error)
         except Exception as error:
             if len(batch) == 1:
@@ -86,13 +92,15 @@ class Batched:
                 for item in batch:
                     await self._commit([item])
         except BaseException:  # cancelled (the loop is closing): the callers must not wait forever
-            for _, _, done in batch:
+            for _, _, done, _ in batch:
                 done.cancel()
             raise
         else:
-            for (_, _, done), rows in zip(batch, results, strict=True):
+            for (_, _, done, _), rows in zip(batch, results, strict=True):
                 if not done.done():  # a caller that stopped waiting (cancelled) has its row stored anyway
                     done.set_result(rows)
+        finally:
+            CALLED_AT.reset(called)
 
 
 def _fail(done: asyncio.Future[Rows], error: Exception) -> None:

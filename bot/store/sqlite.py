@@ -1,55 +1,61 @@
-"""The SQLite driver (the embedded default): one file in WAL mode, one connection owned by one
-worker thread, so calls that may wait (for a lock, for the disk) never run on the event loop.
+"""The SQLite driver (the embedded default): one file in WAL mode. Its writes run on one thread
+with its own connection (the writer), its reads on ``READERS`` threads with theirs (the readers;
+bot.store.sqlite_lanes), so a read never waits behind a write, and the event loop's thread only
+hands calls over: it never touches the file. Every call is answered within ``DEADLINE`` of when its
+caller made it, queue time included (bot.store.sqlite_lanes says what happens to a late one).
 Before the file is opened it is checked without writing to it (bot.store.sqlite_file); what its
 errors mean is read by bot.store.sqlite_errors.
 
-One kind of write runs on the event loop's thread instead, on a connection of its own (``OnLoop``):
-the transactions that do not wait for the disk (``fetch_batch(flushed=False)``: the cases /cast
-records, issue 21). A case is ~25 µs of SQLite's work in a casebook of thousands (its random id and
-its author each change a page of their own), and handing a batch to the worker cost more: under load
-the worker took the interpreter lock from the event loop at each of a batch's dozen SQLite calls, and
-every /cast waited for its turns. That connection waits for nothing: not for a lock (``busy_timeout =
-0``: a transaction finding the database locked, by another process or by the worker, is handed to the
-worker, which waits as every other write does), not for the disk (``synchronous = NORMAL``, WAL
-mode), not for a checkpoint (``wal_autocheckpoint = 0``: the worker runs a passive one every
-``CHECKPOINT_EVERY`` such transactions, beside the writes, and at close).
+Durable: every commit waits for its WAL frames to be on the disk (``synchronous = FULL``) before
+its caller is answered, the cases /cast records too. They stay cheap by going together
+(bot.store.batch): the casts made while one transaction is being written go into the next, one
+commit and one sync of the WAL for all of them.
+
+Deletion reaches the files: ``secure_delete`` overwrites with zeros what a statement deletes or
+replaces, and after a transaction that removed personal data (``erases``: a DELETE, or the birth
+data forgotten) the writer checkpoints the WAL with TRUNCATE before the caller is answered, so the
+-wal file keeps no copy of the removed rows either. A checkpoint another process's read holds
+back longer than ``ERASE_WAIT`` is tried again after a later write, ``ERASE_AGAIN_S`` on, until done.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
 from . import sql as q
-from .driver import Params, Rows
+from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
-from .sqlite_errors import BUSY, BUSY_TIMEOUT, LOCKED, STATEMENT_TIMEOUT, code_of, told, unavailable
+from .sqlite_errors import BUSY_TIMEOUT, DEADLINE, damaged, not_answering, unavailable
 from .sqlite_file import RESTORE, check_file, create_private, marker_path
+from .sqlite_lanes import Call, Lane
+from .sqlite_rows import inserted
 from .values import Claimed, Shards, StoreError
 
-__all__ = ["BUSY_TIMEOUT", "CHECKPOINT_EVERY", "STATEMENT_TIMEOUT", "TEMP_STORE", "OnLoop", "SqliteDriver",
-           "check_file", "connect", "marker_path", "migrate", "unavailable"]
+__all__ = ["BUSY_TIMEOUT", "DEADLINE", "ERASE_AGAIN_S", "ERASE_WAIT", "READERS", "SYNCHRONOUS", "TEMP_STORE",
+           "SqliteDriver", "check_file", "connect", "erases", "marker_path", "migrate", "unavailable"]
 
 T = TypeVar("T")
-Work = list[tuple[str, tuple[object, ...]]]
+Steps = list[tuple[str, tuple[object, ...]]]
+Done = list[tuple[Rows, int]]  # each statement's rows and the rows it changed
 log = logging.getLogger("bot")
 
 
-# Every commit waits for the WAL to be on the disk, except the casebook's batched writes of casts
-# (``fetch_batch(flushed=False)``, issue 21: the fsync was most of a /cast's wait for its case).
+# Every commit waits for the WAL to be on the disk before its caller is told it is stored.
 SYNCHRONOUS = "FULL"
-# Transactions written by OnLoop (which never checkpoints) between two passive checkpoints by the
-# worker. Measured in a casebook of 4,000 cases: a transaction of one case adds ~5 pages to the WAL,
-# one of nine (64 casts in flight) ~21, so the WAL holds ~700-2,700 pages (SQLite's own default: 1,000).
-CHECKPOINT_EVERY = 128
+WRITE = "BEGIN IMMEDIATE"  # a write transaction: the write lock taken at once
+# Threads (each with a connection) that read beside the writer: a slow read does not hold the others.
+READERS = 2
+# The checkpoint after a deletion waits at most ERASE_WAIT for reads under way to end (so the deletion
+# is answered in time); held back longer, it is tried again after a write ERASE_AGAIN_S later.
+ERASE_WAIT = 0.25
+ERASE_AGAIN_S = 10.0
 # A statement's own undo journal (each of a batch's multi-row INSERTs in its transaction has one) is
 # kept in memory. SQLite's default spilled it past 64 KB into a new file in /var/tmp, made and deleted
 # for every batch of cases: a third of a case's write (issue 21), and a writable temporary folder needed.
@@ -112,6 +118,7 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # whatever SQLite was built with
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
         conn.execute(f"PRAGMA temp_store = {TEMP_STORE}")
+        conn.execute("PRAGMA secure_delete = ON")  # deleted rows overwritten with zeros, not left in free space
     except sqlite3.DatabaseError as error:
         conn.close()
         raise unavailable(error, path) or StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
@@ -121,19 +128,38 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-class SqliteDriver:
-    """The store's driver on one SQLite file. Every call runs on a dedicated single worker thread."""
+def connect_reader(path: Path) -> sqlite3.Connection:
+    """Another connection to the (opened, migrated) file, for reads alone (``query_only``)."""
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    try:
+        for setting in ("query_only = ON", f"busy_timeout = {int(BUSY_TIMEOUT * 1000)}", f"temp_store = {TEMP_STORE}"):
+            conn.execute(f"PRAGMA {setting}")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
-    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor, location: Location,
-                 on_loop: OnLoop | None = None) -> None:
-        self._conn = conn
-        self._executor = executor
+
+def reads(statement: str) -> bool:
+    """The statement only reads (a SELECT): a reader may run it."""
+    return statement.lstrip()[:6].upper() == "SELECT"
+
+
+def erases(statement: str) -> bool:
+    """The statement removes personal data: a DELETE, or the birth data of cases forgotten."""
+    return statement.lstrip()[:6].upper() == "DELETE" or statement == q.FORGET_BIRTH
+
+
+class SqliteDriver:
+    """The store's driver on one SQLite file (module doc)."""
+
+    def __init__(self, writer: Lane, readers: Lane | None, location: Location) -> None:
+        self._writer = writer
+        self._readers = readers  # None in memory: a second connection would be another database
         self._closed = False
         self._location = location
         self._marked = False
-        self._on_loop = on_loop  # the unflushed transactions' connection (a file's; None in memory)
-        self._unchecked = 0  # transactions written by ``_on_loop`` since the worker's last checkpoint
-        self._checkpoint: asyncio.Task[None] | None = None
+        self._erase_again: float | None = None  # when to try again a checkpoint held back (writer's thread)
 
     @property
     def location(self) -> Location:
@@ -148,116 +174,118 @@ class SqliteDriver:
     async def open(cls, location: Location) -> SqliteDriver:
         assert location.path is not None
         path = location.path
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="liuren-db")
-        loop = asyncio.get_running_loop()
 
-        def opening() -> tuple[sqlite3.Connection, OnLoop | None]:
+        def opening() -> tuple[sqlite3.Connection, list[sqlite3.Connection]]:
             conn = connect(path)
+            readers: list[sqlite3.Connection] = []
             try:
                 migrate(conn, name=str(path))
-                return conn, None if location.is_memory else OnLoop.connect(path)
+                if not location.is_memory:
+                    readers.extend(connect_reader(path) for _ in range(READERS))
+                return conn, readers
             except sqlite3.DatabaseError as error:
-                conn.close()
+                for each in (conn, *readers):
+                    each.close()
                 raise unavailable(error, path) or StoreError(f"{path} is damaged ({error}); {RESTORE}") from None
             except BaseException:
-                conn.close()
+                for each in (conn, *readers):
+                    each.close()
                 raise
 
-        try:
-            conn, on_loop = await loop.run_in_executor(executor, opening)
-        except BaseException:
-            executor.shutdown(wait=False)
-            raise
-        driver = cls(conn, executor, location, on_loop)
+        conn, readers = await asyncio.to_thread(opening)
+        driver = cls(Lane("liuren-db-writer", [conn], path),
+                     Lane("liuren-db-reader", readers, path) if readers else None, location)
         await driver.note_used()
         return driver
 
     async def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(connection)`` on the worker thread, stopped after STATEMENT_TIMEOUT; a locked,
-        interrupted or full database raises StoreUnavailable."""
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._timed, work)
-
-    def _timed(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        deadline = time.monotonic() + STATEMENT_TIMEOUT
-        # SQLite calls the handler every N virtual-machine steps; a true result interrupts the statement.
-        self._conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
-        try:
-            with told(self._location.path or ":memory:"):
-                return work(self._conn)
-        finally:
-            with contextlib.suppress(sqlite3.ProgrammingError):  # the work was closing the connection
-                self._conn.set_progress_handler(None, 0)
+        """``work(connection)`` on the writer's thread, within the deadline; a locked, late or full
+        database raises StoreUnavailable."""
+        self._open()
+        return await self._writer.run(lambda conn, call: work(conn))
 
     async def note_used(self) -> None:
-        """Leave the marker once the database holds a schedule or a case (so an emptied file is noticed)."""
+        """Leave the marker once the database holds a schedule or a case (so an emptied file is
+        noticed); a database not answering now leaves it for a later call, never fails the write."""
         if self._marked or self._location.is_memory:
             return
+        marker = marker_path(self.path)
 
-        def work(conn: sqlite3.Connection) -> bool:
-            return conn.execute(q.HOLDS_ROWS).fetchone() is not None
+        def work(conn: sqlite3.Connection, call: Call) -> bool:
+            if conn.execute(q.HOLDS_ROWS).fetchone() is None:
+                return False
+            marker.touch()  # here, not on the event loop's thread: a file's I/O may stall
+            return True
 
-        if await self.run(work):
-            marker_path(self.path).touch()
-            self._marked = True
+        self._open()
+        try:
+            self._marked = await (self._readers or self._writer).run(work)
+        except StoreUnavailable as error:  # what was written stays written: the marker is left later
+            log.warning("the marker beside %s is not left now (%s); it is at a later write", self.path, error)
 
     async def fetch(self, statement: str, params: Params = ()) -> Rows:
-        values = tuple(params)
-        return await self.run(lambda conn: list(conn.execute(statement, values).fetchall()))
+        return (await self._steps([(statement, tuple(params))], atomic=True))[0][0]
 
     async def execute(self, statement: str, params: Params = ()) -> int:
-        values = tuple(params)
-        return await self.run(lambda conn: int(conn.execute(statement, values).rowcount))
+        return (await self._steps([(statement, tuple(params))], atomic=True))[0][1]
 
     async def transaction(self, steps: Sequence[tuple[str, Params]]) -> list[int]:
-        work = list(steps)
-        return await self.run(lambda conn: _in_transaction(conn, lambda: [
-            int(conn.execute(statement, tuple(params)).rowcount) for statement, params in work
-        ]))
+        return [count for _, count in await self._steps([(s, tuple(p)) for s, p in steps], atomic=True)]
 
     async def execute_many(self, statement: str, rows: Sequence[Params]) -> None:
         values = [tuple(r) for r in rows]
-        await self.run(lambda conn: _in_transaction(conn, lambda: conn.executemany(statement, values)))
+
+        def work(conn: sqlite3.Connection, call: Call) -> None:
+            _in_transaction(conn, call, lambda: conn.executemany(statement, values))
+
+        self._open()
+        await self._writer.run(work)
 
     async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
                           flushed: bool = True) -> list[Rows]:
-        work: Work = [(statement, tuple(params)) for statement, params in steps]
+        """See ``Driver.fetch_batch``; ``flushed`` changes nothing here: every commit waits for the disk."""
+        return [rows for rows, _ in await self._steps([(s, tuple(p)) for s, p in steps], atomic=atomic)]
 
-        def together(conn: sqlite3.Connection) -> list[Rows]:
-            if len(work) == 1 or not atomic:  # each statement a transaction of its own (autocommit)
-                return _each(conn, work)
-            return _in_transaction(conn, lambda: _each(conn, work))
+    async def _steps(self, steps: Steps, *, atomic: bool) -> Done:
+        """Each statement's rows and changed-row count: reads on a reader, writes on the writer; in
+        one transaction when ``atomic`` (else each on its own); then, after a removal of personal
+        data, the WAL checkpointed with TRUNCATE (module doc)."""
+        self._open()
+        if self._readers is not None and all(reads(statement) for statement, _ in steps):
+            return await self._readers.run(lambda conn, call: _together(conn, call, steps, atomic=atomic,
+                                                                         begin="BEGIN"))
 
-        if flushed:
-            return await self.run(together)
-        if self._on_loop is not None and atomic and not self._closed:
-            with told(self.path):
-                written = self._on_loop.write(work)
-            if written is not None:
-                self._unchecked += 1
-                if self._unchecked >= CHECKPOINT_EVERY and self._checkpoint is None:
-                    self._unchecked = 0
-                    self._checkpoint = asyncio.get_running_loop().create_task(self._checkpointed())
-                return written
-        return await self.run(lambda conn: _unflushed(conn, together))  # locked: the worker waits for it
+        def work(conn: sqlite3.Connection, call: Call) -> Done:
+            done = _together(conn, call, steps, atomic=atomic, begin=WRITE)
+            if any(count > 0 and erases(s) for (s, _), (_, count) in zip(steps, done, strict=True)) or (
+                    self._erase_again is not None and time.monotonic() >= self._erase_again):
+                self._erase(conn)
+            return done
 
-    async def _checkpointed(self) -> None:
-        """A passive checkpoint of the WAL by the worker (it waits for the disk, beside the writes)."""
+        return await self._writer.run(work)
+
+    def _erase(self, conn: sqlite3.Connection) -> None:
+        """The WAL checkpointed into the file and truncated to nothing (on the writer's thread)."""
+        if self._location.is_memory:
+            return
         try:
-            await self.run(lambda conn: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
-        except (StoreError, sqlite3.Error, RuntimeError) as error:  # the next one will try again
-            log.warning("checkpoint of %s not done: %s", self.path, error)
-        finally:
-            self._checkpoint = None
+            conn.execute(f"PRAGMA busy_timeout = {int(ERASE_WAIT * 1000)}")
+            try:
+                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        except sqlite3.Error as error:  # the removal is committed: the caller is told so; retried later
+            busy = 1
+            log.warning("the WAL of %s was not emptied after a deletion (tried again after later writes): %s",
+                        self.path, damaged(error, self.path) or error)
+        self._erase_again = time.monotonic() + ERASE_AGAIN_S if busy else None
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,
                     limit: int) -> tuple[Claimed, ...]:
         where, params = q.shard_filter(shards)
         select = q.DUE.format(where=where)
 
-        def work(conn: sqlite3.Connection) -> tuple[Claimed, ...]:
+        def work(conn: sqlite3.Connection, call: Call) -> tuple[Claimed, ...]:
             def take() -> tuple[Claimed, ...]:
                 rows = [q.row_of(r) for r in conn.execute(select, (now, *params, limit)).fetchall()]
                 conn.executemany(
@@ -267,81 +295,63 @@ class SqliteDriver:
                 return tuple(Claimed(row, token, row.unsure) for row in rows)
 
             # The write lock is taken before the read, so no other process can claim in between.
-            return _in_transaction(conn, take)
+            return _in_transaction(conn, call, take)
 
-        return await self.run(work)
+        self._open()
+        return await self._writer.run(work)
 
     async def close(self) -> None:
         if self._closed:
             return
+        self._closed = True
         try:
-            if self._checkpoint is not None:
-                await self._checkpoint
-            if self._on_loop is not None:  # first: the worker's, closed last, merges the WAL
-                self._on_loop.close()
-            await self.run(lambda conn: conn.close())
-        finally:
-            self._closed = True
-            self._executor.shutdown(wait=True)
+            if self._readers is not None:
+                await self._readers.finish(lambda conn: conn.close())
+        finally:  # the writer's connection last: closing it merges the WAL into the file and removes it
+            await self._writer.finish(lambda conn: conn.close())
+
+    def _open(self) -> None:
+        if self._closed:
+            raise RuntimeError("the store is closed")
 
 
-class OnLoop:
-    """The connection that writes unflushed transactions on the event loop's thread (module doc)."""
+def _together(conn: sqlite3.Connection, call: Call, steps: Steps, *, atomic: bool, begin: str) -> Done:
+    """Each statement's rows and changed-row count: in one transaction (opened with ``begin``) when
+    ``atomic``, else each on its own (a write in a transaction of its own)."""
+    def written(statement: str, params: tuple[object, ...]) -> tuple[Rows, int]:
+        """In a write transaction, a many-row INSERT's rows read back in one step (sqlite_rows)."""
+        rows = inserted(conn, statement, params) if begin == WRITE else None
+        return _step(conn, statement, params) if rows is None else (rows, len(rows))
 
-    __slots__ = ("_conn",)
+    def alone(statement: str, params: tuple[object, ...]) -> tuple[Rows, int]:
+        if reads(statement) or _pragma(statement):
+            return _step(conn, statement, params)
+        return _in_transaction(conn, call, lambda: written(statement, params), begin)
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-
-    @classmethod
-    def connect(cls, path: Path) -> OnLoop:
-        """A second connection to the (opened, migrated) file that waits for no lock, no disk and
-        no checkpoint."""
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        try:
-            for setting in ("busy_timeout = 0", "synchronous = NORMAL", "wal_autocheckpoint = 0",
-                            f"temp_store = {TEMP_STORE}"):
-                conn.execute(f"PRAGMA {setting}")
-        except BaseException:
-            conn.close()
-            raise
-        return cls(conn)
-
-    def write(self, work: Work) -> list[Rows] | None:
-        """The rows each statement returned, committed in one transaction; None, nothing written,
-        when another connection holds the write lock."""
-        conn = self._conn
-        try:
-            return _in_transaction(conn, lambda: _each(conn, work))
-        except sqlite3.OperationalError as error:
-            if code_of(error) in (BUSY, LOCKED):
-                return None  # rolled back, or never begun
-            raise
-
-    def close(self) -> None:
-        self._conn.close()
+    if not atomic or len(steps) == 1 or all(_pragma(statement) for statement, _ in steps):
+        return [alone(statement, params) for statement, params in steps]
+    return _in_transaction(conn, call, lambda: [written(s, p) for s, p in steps], begin)
 
 
-def _each(conn: sqlite3.Connection, work: Work) -> list[Rows]:
-    return [list(conn.execute(statement, params).fetchall()) for statement, params in work]
+def _pragma(statement: str) -> bool:
+    """A PRAGMA: run on its own (some cannot run inside a transaction)."""
+    return statement.lstrip()[:6].upper() == "PRAGMA"
 
 
-def _unflushed(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
-    """``work(conn)`` with its commits not waiting for the disk (``Driver.fetch_batch``): WAL mode's
-    ``synchronous = NORMAL`` (each commit a write to the WAL file, no fsync), then ``FULL`` again
-    for every other write."""
-    conn.execute("PRAGMA synchronous = NORMAL")
-    try:
-        return work(conn)
-    finally:
-        conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
+def _step(conn: sqlite3.Connection, statement: str, params: tuple[object, ...]) -> tuple[Rows, int]:
+    cursor = conn.execute(statement, params)
+    rows = list(cursor.fetchall())
+    return rows, int(cursor.rowcount)
 
 
-def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
-    """``work()`` inside BEGIN IMMEDIATE … COMMIT (rolled back if it raises)."""
-    conn.execute("BEGIN IMMEDIATE")
+def _in_transaction(conn: sqlite3.Connection, call: Call, work: Callable[[], T], begin: str = WRITE) -> T:
+    """``work()`` inside ``begin`` … COMMIT, rolled back if it raises, or if the call is late by then
+    (its caller is told the database did not answer: the write must not be stored)."""
+    conn.execute(begin)
     try:
         result = work()
+        if call.late():
+            raise not_answering(call.where)
         conn.execute("COMMIT")
     except BaseException:
         _rollback(conn)
