@@ -14,13 +14,13 @@ from itertools import islice
 import pytest
 
 from engine.chart import Chart
+from engine.classical import classical_charts
 from engine.patterns import classify, detect
 from engine.school import DEFAULT_SCHOOL, School
 from engine.symbols import Branch
 from engine.terms import Method
 from texts.cli import main as cli_main
 from texts.explain import chart_name, explain
-from texts.find import classical_charts
 from texts.quiz import (
     LEVEL_TOPICS,
     METHOD_PATTERNS,

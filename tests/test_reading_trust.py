@@ -19,6 +19,7 @@ import pytest
 
 from engine import School
 from engine.chart import Chart, kin
+from engine.classical import classical_charts
 from engine.reasons import Rule, Why
 from engine.symbols import Branch, Stem
 from engine.terms import General, Kin, Relation, Role, Seat
@@ -29,7 +30,6 @@ from texts import corpus
 from texts.cli import build_parser, run
 from texts.cli import main as cli_main
 from texts.explain import cite, explain, show
-from texts.find import classical_charts
 from texts.present import notes, original, render_reading
 from texts.quiz import Kind, ask, render_board
 from texts.reading import Note, Reading, Section

@@ -11,12 +11,13 @@ from functools import cache
 import pytest
 
 from engine.calendar import TERM_NAMES
+from engine.classical import classical_charts
 from engine.facts import facts
 from engine.school import DEFAULT_SCHOOL
 from engine.terms import GENERALS, PatternName
 from texts.cli import chart_json
 from texts.corpus import corpus
-from texts.find import classical_charts, find_charts
+from texts.find import find_charts
 from texts.normalize import normalize
 from texts.picture import alt_text, measure
 from texts.picture_layout import layout, texts_of

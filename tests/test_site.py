@@ -19,11 +19,12 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from engine import cast, cast_classical
+from engine.classical import HOURS, classical_charts, classical_of
 from engine.generals import is_daytime
 from engine.symbols import BRANCHES, PILLARS
 from texts.cli import main as cli
 from texts.corpus import corpus
-from texts.find import classical_charts, find_charts
+from texts.find import find_charts
 from texts.normalize import normalize
 from texts.reading import read
 from texts.scripts import foreign
@@ -66,9 +67,9 @@ def test_a_chart_at_any_hour_has_the_page_of_its_classical_chart() -> None:
         for hour in BRANCHES:
             for k in (0, 5, 6, 9):
                 chart = cast_classical(day, hour + k, hour)
-                shown = site_paths.classical(chart)
+                shown = classical_of(chart)
                 assert chart_path(chart, "en") == chart_path(shown, "en")
-                assert shown.hour in (site_paths.DAY_HOUR, site_paths.NIGHT_HOUR)
+                assert shown.hour in (HOURS)
                 assert is_daytime(shown.hour) == is_daytime(hour)
                 assert shown.lessons == chart.lessons
                 assert shown.transmissions.branches == chart.transmissions.branches
@@ -81,7 +82,7 @@ def test_a_moment_has_its_page_and_url() -> None:
 
     chart = cast(datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo("Asia/Tokyo")))
     path = chart_path(chart, "zh-CN")
-    assert path == chart_path(site_paths.classical(chart), "zh-CN")
+    assert path == chart_path(classical_of(chart), "zh-CN")
     assert chart_url(chart, "zh-CN", "https://example.org/x/") == f"https://example.org/x/{path}"
     assert chart_url(chart, "zh-CN", "https://example.org/x") == f"https://example.org/x/{path}"
 

@@ -22,9 +22,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.chart import CastError, Chart, cast, cast_classical
+from engine.classical import classical_charts
 from engine.facts import Facts, facts
 from engine.school import School
-from engine.symbols import PILLARS, parse_branch
+from engine.symbols import parse_branch
 from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
 
 from .explain import explain
@@ -279,8 +280,7 @@ def chart_and_facts(args: argparse.Namespace) -> tuple[Chart, Facts]:
 
 def table(school: School, hour: str) -> list[Chart]:
     """All 720 charts: each day with the 月将 set so the plate turns by 0 … 11."""
-    h = parse_branch(hour)
-    return [cast_classical(day, h + k, h, school=school) for day in PILLARS for k in range(12)]
+    return list(classical_charts(school, hours=(parse_branch(hour),)))
 
 
 def table_line(chart: Chart) -> str:

@@ -7,13 +7,11 @@ unit named (by id or by a key the corpus knows).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
 
-from engine.chart import Chart, cast_classical
+from engine.classical import classical_charts
 from engine.patterns import detect
 from engine.school import School
-from engine.symbols import PILLARS, Branch
 from engine.terms import Method, PatternName
 
 from .corpus import canonical_general, corpus
@@ -23,16 +21,6 @@ from .reading import read
 from .schools import school_line
 from .words import Lang, corpus_name, text
 from .words import term as words_term
-
-_HOURS = (Branch.午, Branch.子)  # 午 is a 晝 hour, 子 a 夜 hour (¶87)
-
-
-def classical_charts(school: School) -> Iterator[Chart]:
-    """The 1,440 classical charts: 60 days × 12 plates, at 午 (晝) and 子 (夜)."""
-    for hour in _HOURS:
-        for day in PILLARS:
-            for k in range(12):
-                yield cast_classical(day, hour + k, hour, school=school)
 
 
 @lru_cache(maxsize=4)

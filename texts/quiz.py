@@ -30,6 +30,7 @@ from functools import cache
 from types import MappingProxyType
 
 from engine.chart import Chart
+from engine.classical import classical_charts
 from engine.generals import place_generals
 from engine.patterns import classify
 from engine.reasons import Rule, Value, Why
@@ -39,7 +40,6 @@ from engine.terms import GENERALS, PATTERN_NAMES, General, Method, PatternName
 
 from .corpus import Unit, corpus
 from .explain import cite, explain, show
-from .find import classical_charts
 from .matter_table import RULES  # issue 18
 from .matters import MATTERS, Matter  # issue 18
 from .normalize import normalize
@@ -250,7 +250,7 @@ def chart_key(chart: Chart) -> tuple[str, str, str]:
 
 @cache
 def index(school: School = DEFAULT_SCHOOL) -> Mapping[Topic, tuple[Chart, ...]]:
-    """The 1,440 classical charts (texts/find.py) by topic, built once per school.
+    """The 1,440 classical charts (engine/classical.py) by topic, built once per school.
 
     Every topic is a key; a topic no chart has under this school (渉害 without the depth-count
     option) maps to ``()``.

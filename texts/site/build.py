@@ -25,7 +25,8 @@ from pathlib import Path
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 
-from engine.chart import Chart, cast_classical
+from engine import classical
+from engine.chart import Chart
 from engine.symbols import PILLARS, Pillar
 from texts.corpus import corpus
 from texts.picture_fonts import LICENCE_FILE, font_bytes
@@ -38,7 +39,6 @@ from .svg import FONT_FAMILY, theme_css
 MARKER = ".liuren-site"
 DOCS = Path(__file__).resolve().parents[2] / "docs"  # docs/ of a source checkout (or an unpacked sdist)
 REPOSITORY = "https://github.com/liuren-project/liuren/blob/main/"  # where links to other repo files go
-_HOURS = (paths.DAY_HOUR, paths.NIGHT_HOUR)
 
 
 class SiteError(ValueError):
@@ -57,7 +57,7 @@ class Summary:
 
 def classical_charts(days: Sequence[Pillar]) -> list[Chart]:
     """The classical charts of ``days``: each day's 12 plates at 午 (晝), then at 子 (夜)."""
-    return [cast_classical(day, hour + k, hour) for day in days for hour in _HOURS for k in range(12)]
+    return [chart for day in days for chart in classical.classical_charts(days=(day,))]
 
 
 def parse_days(value: str) -> tuple[Pillar, ...]:

@@ -19,6 +19,7 @@ from importlib import resources
 from string import Template
 
 from engine.chart import Chart, cast_classical
+from engine.classical import DAY_HOUR, NIGHT_HOUR, classical_charts, plate
 from engine.facts import Facts
 from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
@@ -293,9 +294,9 @@ def _patterns(source: str, lang: Lang, reading: Reading) -> str:
 def neighbours(chart: Chart) -> tuple[tuple[str, Chart], ...]:
     """The charts a page links to: the previous and next plate, the other of 晝/夜, the previous
     and next day (each with the same plate and time)."""
-    k = paths.plate(chart)
+    k = plate(chart)
     hour = chart.hour
-    other = paths.NIGHT_HOUR if chart.generals.daytime else paths.DAY_HOUR
+    other = NIGHT_HOUR if chart.generals.daytime else DAY_HOUR
     day = chart.day.index
     return (
         ("previous_plate", cast_classical(chart.day, hour + (k - 1), hour)),
@@ -416,17 +417,16 @@ def index_page(lang: Lang, built: Built = None) -> Page:
     """A language's front page: what the site holds, the search, and the table of all 1,440 charts."""
     path = f"{lang}/index.html"
     tables = []
-    for key, hour in (("day_table", paths.DAY_HOUR), ("night_table", paths.NIGHT_HOUR)):
+    for key, hour in (("day_table", DAY_HOUR), ("night_table", NIGHT_HOUR)):
         head = "".join(f'<th scope="col">{esc(text("site.index.yuejiang_column", lang, branch=hour + k))}</th>'
                        for k in range(12))
         rows = []
         for day in PILLARS:
             cells = []
-            for k in range(12):
-                chart = cast_classical(day, hour + k, hour)
+            for chart in classical_charts(days=(day,), hours=(hour,)):
                 name = chart_name(chart.transmissions, lang)
                 cells.append(f"<td>{chart_link(path, lang, chart, name, built, title=chart_label(chart, lang))}</td>")
-            anchor = f' id="d-{day}"' if hour is paths.DAY_HOUR else ""
+            anchor = f' id="d-{day}"' if hour is DAY_HOUR else ""
             rows.append(f'<tr{anchor}><th scope="row">{esc(day)}</th>{"".join(cells)}</tr>')
         tables.append(
             f'<h3>{esc(text(f"site.index.{key}", lang))}</h3><div class="table"><table class="grid">'
