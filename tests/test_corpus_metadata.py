@@ -24,7 +24,7 @@ from engine import cast_classical
 from engine.school import School
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import GENERALS, General
-from texts import CorpusError, corpus, normalize, toml_cache
+from texts import CorpusError, corpus, normalize, shipped
 from texts.__main__ import main as cli_main
 from texts.corpus import BROKEN, DATA, parse
 
@@ -263,9 +263,9 @@ def test_cli_lists_xuanwu_as_an_exact_match_for_its_alias(capsys: pytest.Capture
 
 
 def raw() -> dict[str, Any]:
-    """A fresh parse of the corpus to break (the kept one when there is one: test_toml_cache
+    """A fresh parse of the corpus to break (the kept one when there is one: test_shipped
     checks it is what tomllib parses)."""
-    return toml_cache.load(DATA)
+    return shipped.load(DATA)
 
 
 def with_unit(unit_id: str, **changes: Any) -> dict[str, Any]:

@@ -110,10 +110,10 @@ def test_engine_does_no_io() -> None:
 
 
 # The texts' I/O edges: the command lines, the loaders of its data files and fonts (and the parses of
-# the data kept beside it, toml_cache.py), the picture's PNG encoder, and the default zone read from
+# the data kept beside it, shipped.py), the picture's PNG encoder, and the default zone read from
 # LIUREN_TZ. Everything else (the core) does no I/O.
 TEXTS_EDGES = {"__main__.py", "cli.py", "quiz_cli.py", "corpus.py", "matters.py", "translation.py", "words.py",
-               "notes_words.py", "picture.py", "picture_fonts.py", "when.py", "toml_cache.py"}
+               "notes_words.py", "picture.py", "picture_fonts.py", "when.py", "shipped.py"}
 
 
 def test_the_texts_core_does_no_io() -> None:

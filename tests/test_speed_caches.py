@@ -29,7 +29,7 @@ from bot.store import Case, GuildOptions, Profile, Store, open_store
 from engine import cast
 from engine.symbols import Branch
 from texts import picture
-from texts.lru import LRU
+from texts.memo import LRU
 from texts.picture_layout import hour_span
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import texts
-from texts import Corpus, CorpusError, Unit, corpus, normalize, toml_cache
+from texts import Corpus, CorpusError, Unit, corpus, normalize, shipped
 from texts.__main__ import main as cli_main
 from texts.corpus import DATA, load, parse
 
@@ -386,8 +386,8 @@ def test_corpus_is_loaded_once() -> None:
 
 def raw() -> dict[str, Any]:
     """A fresh parse of the corpus to break (the kept parse when there is one: issue 23, each
-    case parsed the 400 KB file twice with tomllib; test_toml_cache checks the two agree)."""
-    return toml_cache.load(DATA)
+    case parsed the 400 KB file twice with tomllib; test_shipped checks the two agree)."""
+    return shipped.load(DATA)
 
 
 def broken(index: int, **changes: Any) -> dict[str, Any]:

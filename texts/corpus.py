@@ -36,14 +36,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
 from engine.symbols import BRANCHES, Branch
 from engine.terms import GENERAL_ALIASES, GENERALS, General
-from texts import toml_cache
+from texts import shipped
+from texts.memo import remember
 from texts.normalize import normalize
 
 DATA = Path(__file__).with_name("corpus.toml")
@@ -287,7 +287,7 @@ def _canonical_names() -> dict[str, General]:
     return names
 
 
-@cache
+@remember()
 def _general_names() -> Mapping[str, General]:
     # built on first use: normalize() loads OpenCC's tables, which `import texts` need not do
     return MappingProxyType(_canonical_names())
@@ -542,7 +542,7 @@ def load(path: Path | str = DATA) -> Corpus:
     """Read and validate a corpus file; CorpusError (with the file name) if it is malformed."""
     path = Path(path)
     try:
-        data = toml_cache.load(path)
+        data = shipped.load(path)
     except ValueError as e:  # not TOML (tomllib.TOMLDecodeError) or not UTF-8
         raise CorpusError(f"{path}: not valid TOML: {e}") from e
     try:
@@ -551,7 +551,7 @@ def load(path: Path | str = DATA) -> Corpus:
         raise CorpusError(f"{path}: {e}") from e
 
 
-@cache
+@remember()
 def corpus() -> Corpus:
     """The package's corpus, loaded and validated once."""
     return load(DATA)

@@ -12,12 +12,12 @@ into sentences, from the templates in ``texts/locales/<lang>/why.toml``.
 from __future__ import annotations
 
 from enum import Enum
-from functools import lru_cache
 
 from engine.reasons import Rule, Why
 from engine.symbols import Pillar, Stem
 from engine.terms import Relation
 from engine.transmissions import Transmissions
+from texts.memo import remember
 
 from .words import Lang, term, text
 
@@ -70,7 +70,7 @@ def chart_name(transmissions: Transmissions, lang: Lang) -> str:
     return term(frame, lang) + text("list.name_sep", lang) + method
 
 
-@lru_cache(maxsize=256)  # a few dozen ¶ tuples in all (issue 23: written for every reason)
+@remember(256)  # a few dozen ¶ tuples in all (issue 23: written for every reason)
 def cite(seed: tuple[int, ...], lang: Lang) -> str:
     """`` (¶51, ¶55)``, or nothing where the seed is silent."""
     if not seed:

@@ -7,12 +7,11 @@ unit named (by id or by a key the corpus knows).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from engine.classical import classical_charts
 from engine.patterns import detect
 from engine.school import School
 from engine.terms import Method, PatternName
+from texts.memo import remember
 
 from .corpus import canonical_general, corpus
 from .explain import chart_name
@@ -23,7 +22,7 @@ from .words import Lang, corpus_name, text
 from .words import term as words_term
 
 
-@lru_cache(maxsize=4)
+@remember(4)
 def _named(school: School) -> tuple[tuple[PatternName, ...], ...]:
     """The 課体 that hold in each classical chart of ``school``, in ``classical_charts``'s order:
     worked out once for a few finds in a row (a teacher's session, the site's pages, the tests), not

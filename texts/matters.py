@@ -22,11 +22,12 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import toml_cache
+from texts.memo import remember
+
+from . import shipped
 from .normalize import fold_char
 
 DATA = Path(__file__).with_name("matters.toml")
@@ -282,13 +283,13 @@ def load(path: Path | str = DATA) -> Keywords:
     """Read and check a keyword file; :class:`MattersError` naming the file if it is malformed."""
     path = Path(path)
     try:
-        data = toml_cache.load(path)
+        data = shipped.load(path)
     except (OSError, ValueError) as error:  # unreadable, not UTF-8, not TOML
         raise _problem(path, str(error)) from None
     return parse(data, path)
 
 
-@cache
+@remember()
 def keywords() -> Keywords:
     """The shipped keywords, loaded and checked once."""
     return load(DATA)
@@ -344,7 +345,7 @@ def choose(question: str | None, matter: str | Matter | None = None) -> tuple[Fo
     return _recognised(question) if question else ()
 
 
-@lru_cache(maxsize=256)
+@remember(256)
 def _recognised(question: str) -> tuple[Found, ...]:
     """:func:`recognise` with the shipped keywords, kept per question: the same question read
     against many charts (a sweep, the hours around a cast, a study group's daily one) is recognised once."""

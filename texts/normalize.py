@@ -20,8 +20,9 @@ found. The folded form of each character is computed once and kept.
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
 from typing import TYPE_CHECKING
+
+from texts.memo import remember
 
 if TYPE_CHECKING:
     import opencc
@@ -43,7 +44,7 @@ _DOMAIN: tuple[tuple[str, str], ...] = (
 _DOMAIN_MAP = dict(_DOMAIN)
 
 
-@cache
+@remember()
 def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
     # Loaded on first use (a few ms), not at import: `import texts` stays cheap (issue 21: the
     # module too, which a cast that folds no text never needs).

@@ -16,13 +16,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 
 from engine.symbols import BRANCHES
 from engine.terms import GENERALS
-from texts import toml_cache
+from texts import shipped
 from texts.corpus import Corpus, Unit, corpus
+from texts.memo import remember
 from texts.words import LANGS, Lang, term, text
 
 NOTES = Path(__file__).with_name("corpus_notes.toml")
@@ -44,7 +44,7 @@ def note_key(unit: Unit, index: int) -> str:
 def load(path: Path = NOTES, c: Corpus | None = None) -> dict[str, dict[Lang, str]]:
     """Every note's translations by key, checked against the corpus ``c`` (the shipped one by default)."""
     try:
-        data = toml_cache.load(path)
+        data = shipped.load(path)
     except (OSError, ValueError) as error:  # unreadable, not UTF-8, not TOML
         raise NotesWordsError(f"{path}: {error}") from None
     english = {note_key(u, i): n.says for u in (c or corpus()).units for i, n in enumerate(u.notes)}
@@ -70,7 +70,7 @@ def load(path: Path = NOTES, c: Corpus | None = None) -> dict[str, dict[Lang, st
     return loaded
 
 
-@cache
+@remember()
 def _shipped() -> dict[str, dict[Lang, str]]:
     return load()
 

@@ -30,11 +30,12 @@ import sys
 import zlib
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
 from threading import Lock
 from typing import TYPE_CHECKING, Literal
+
+from texts.memo import remember
 
 try:
     from isal import isal_zlib
@@ -50,7 +51,7 @@ from engine.calendar import Moment
 from engine.chart import Chart
 from engine.facts import Facts
 from engine.terms import General  # issue 18: the 類神 marked
-from texts.lru import LRU, last_one
+from texts.memo import LRU, last_one
 from texts.picture_alt import ALT_MAX, alt_text
 from texts.picture_layout import Box, Layout, Role, Text, layout, term
 from texts.picture_text import SCALE, SHORT, Recurring, glyphs, measure, pixels, place
@@ -120,7 +121,7 @@ def _mix(p: RGB, q: RGB, t: float) -> RGB:
     return (round(p[0] + (q[0] - p[0]) * t), round(p[1] + (q[1] - p[1]) * t), round(p[2] + (q[2] - p[2]) * t))
 
 
-@lru_cache(maxsize=len(THEMES))
+@remember(len(THEMES))
 def palette(theme: Theme) -> Palette:
     """``theme``'s palette: its colours first, then the blends its text edges need."""
     roles = THEMES[theme]
@@ -136,7 +137,7 @@ def palette(theme: Theme) -> Palette:
     return Palette(tuple(colours), index, blends)
 
 
-@lru_cache(maxsize=256)
+@remember(256)
 def _ramp(theme: Theme, paper: int, ink: int) -> list[int]:
     return palette(theme).ramp(paper, ink)
 
@@ -185,7 +186,7 @@ def _paper(image: Image.Image, pixels: PixelAccess, area: tuple[int, int, int, i
     return int(max(corners, key=corners.count))  # type: ignore[arg-type]
 
 
-_short_inked = lru_cache(maxsize=2048)(_inked)
+_short_inked = remember(2048)(_inked)
 # issue 21: a long text kept once a second picture draws it, by its pixels' bytes (texts/picture_text.py):
 # the labels charts share (~1 MB of them) stay; a chart's own title, moment and pillars are let go.
 LONG_BUDGET = 2**20

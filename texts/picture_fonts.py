@@ -5,13 +5,14 @@ Built by tools/build_font.py; loaded from the package's own files, never from th
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import resources
 from io import BytesIO
 from pathlib import Path
 from typing import Literal
 
 from PIL import ImageFont
+
+from texts.memo import remember
 
 Weight = Literal["regular", "bold"]
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -22,19 +23,19 @@ FONT_FILES: dict[Weight, str] = {
 LICENCE_FILE = "OFL.txt"
 
 
-@cache
+@remember()
 def font_bytes(weight: Weight) -> bytes:
     """The font file's bytes, read once from the installed package."""
     return (resources.files("texts") / "fonts" / FONT_FILES[weight]).read_bytes()
 
 
-@cache
+@remember()
 def font(weight: Weight, size: int) -> ImageFont.FreeTypeFont:
     """The font at ``size`` pixels (a handful of sizes are used, so all stay cached)."""
     return ImageFont.truetype(BytesIO(font_bytes(weight)), size)
 
 
-@cache
+@remember()
 def cmap(weight: Weight) -> frozenset[int]:
     """Code points the shipped font has a glyph for."""
     # Only the tests and the build tool ask, so fontTools is a test/gen dependency, not a run-time one.

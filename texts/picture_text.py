@@ -11,12 +11,11 @@ so a chart's own texts are drawn and let go and the shared labels stay.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from functools import lru_cache
 from typing import Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
-from texts.lru import LRU
+from texts.memo import LRU, remember
 from texts.picture_fonts import Weight, font
 
 __all__ = ["SCALE", "SHORT", "Recurring", "glyphs", "measure", "place"]
@@ -32,13 +31,13 @@ def _weight(bold: bool) -> Weight:
     return "bold" if bold else "regular"
 
 
-@lru_cache(maxsize=1024)  # a chart's own texts (its moment, its wrapped lines) miss anyway: 4,096 held 0.9 MB
+@remember(1024)  # a chart's own texts (its moment, its wrapped lines) miss anyway: 4,096 held 0.9 MB
 def measure(value: str, size: int, bold: bool) -> float:
     """Width of ``value`` at ``size`` px (1×), as the painter will draw it."""
     return font(_weight(bold), size * SCALE).getlength(value) / SCALE
 
 
-@lru_cache(maxsize=1024)
+@remember(1024)
 def place(value: str, size: int, bold: bool, anchor: str) -> tuple[int, int, int, int]:
     """Where ``value``'s pixels fall from its anchor point at ``SCALE``×: (left, top, width, height),
     the box :func:`glyphs` fills (so a painter can look at the paper under it before rasterising)."""
@@ -55,7 +54,7 @@ def _rasterise(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Im
     return mask, left, top
 
 
-_short_glyphs = lru_cache(maxsize=1024)(_rasterise)
+_short_glyphs = remember(1024)(_rasterise)
 
 
 def glyphs(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:

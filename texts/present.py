@@ -15,10 +15,9 @@ labelled as the project's (``translation_lines``; Chinese readers read the origi
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from engine.reasons import Why
 from engine.terms import Role
+from texts.memo import remember
 
 from .corpus import Unit
 from .explain import explain, show
@@ -32,7 +31,7 @@ def shows_translation(lang: Lang) -> bool:
     return lang in ("ja", "en")
 
 
-@lru_cache(maxsize=1 << 11)  # issue 21: ≈ 0.5 KB a sentence with its note; 8,192 of them held 4 MB
+@remember(1 << 11)  # issue 21: ≈ 0.5 KB a sentence with its note; 8,192 of them held 4 MB
 def say(item: Said, lang: Lang) -> str:
     """One note or reason of a reading as a sentence in ``lang`` (notes are values: each is written once)."""
     if isinstance(item, Why):

@@ -26,7 +26,6 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
 from types import MappingProxyType
 
 from engine.chart import Chart
@@ -37,6 +36,7 @@ from engine.reasons import Rule, Value, Why
 from engine.school import DEFAULT_SCHOOL, School
 from engine.symbols import BRANCHES, Branch
 from engine.terms import GENERALS, PATTERN_NAMES, General, Method, PatternName
+from texts.memo import remember
 
 from .corpus import Unit, corpus
 from .explain import cite, explain, show
@@ -248,7 +248,7 @@ def chart_key(chart: Chart) -> tuple[str, str, str]:
     return (str(chart.day), str(chart.yuejiang), str(chart.hour))
 
 
-@cache
+@remember()
 def index(school: School = DEFAULT_SCHOOL) -> Mapping[Topic, tuple[Chart, ...]]:
     """The 1,440 classical charts (engine/classical.py) by topic, built once per school.
 

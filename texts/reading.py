@@ -35,7 +35,7 @@ from engine.symbols import Branch
 from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat
 
 from .corpus import Corpus, Unit, corpus
-from .lru import LRU, Sampled
+from .memo import LRU, Sampled
 
 
 class Section(IntEnum):
@@ -216,7 +216,7 @@ class _Builder:
 BUDGET = 2**20
 _SHARED = (Unit, Chart, Step, School)
 _CACHE: LRU[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = LRU(BUDGET)  # weighed as put
-_WEIGH = Sampled(_SHARED)  # issue 23: an eighth measured (texts.lru.Sampled), the rest the moving mean
+_WEIGH = Sampled(_SHARED)  # issue 23: an eighth measured (texts.memo.Sampled), the rest the moving mean
 
 
 def read(

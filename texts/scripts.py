@@ -24,9 +24,9 @@ checked here; the callers leave them out.
 
 from __future__ import annotations
 
-from functools import cache
-
 import opencc
+
+from texts.memo import remember
 
 from .words import Lang
 
@@ -40,7 +40,7 @@ _JAPANESE_EXTRA: dict[str, str] = {
 }  # fmt: skip
 
 
-@cache
+@remember()
 def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
     return opencc.OpenCC("jp2t.json"), opencc.OpenCC("t2s.json")
 
@@ -56,7 +56,7 @@ def is_kana(ch: str) -> bool:
     return 0x3040 <= ord(ch) <= 0x30FF or 0x31F0 <= ord(ch) <= 0x31FF or 0xFF66 <= ord(ch) <= 0xFF9F
 
 
-@cache
+@remember()
 def traditional(ch: str) -> str:
     """The traditional form of a Japanese-only character (焼 → 燒, 内 → 內); other characters as they are."""
     if ch in _JAPANESE_EXTRA:
@@ -73,7 +73,7 @@ def japanese_only(ch: str) -> bool:
     return traditional(ch) != ch
 
 
-@cache
+@remember()
 def simplified_ok(ch: str) -> bool:
     """Simplified Chinese writes ``ch`` as it is (its traditional form simplifies back to it)."""
     if not is_cjk(ch):
@@ -82,7 +82,7 @@ def simplified_ok(ch: str) -> bool:
     return bool(t2s.convert(traditional(ch)) == ch)
 
 
-@cache
+@remember()
 def foreign_char(ch: str, lang: Lang) -> bool:
     """``ch`` is not in ``lang``'s script."""
     if lang == "ja":

@@ -37,13 +37,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from texts import toml_cache
+from texts import shipped
 from texts.corpus import Corpus, Unit, corpus
+from texts.memo import remember
 
 ROOT = Path(__file__).with_name("translations")
 TRANSLATOR = "project"  # the only translator: the seed's own translation lives in the corpus
@@ -183,7 +183,7 @@ def load_language(language: str, root: Path = ROOT, source: Corpus | None = None
     for path in files:
         where = str(path)
         try:
-            data = toml_cache.load(path)
+            data = shipped.load(path)
         except ValueError as e:  # not TOML (tomllib.TOMLDecodeError) or not UTF-8
             raise TranslationError(f"{where}: not valid TOML: {e}") from e
         for unit_id, t in parse_file(data, language=language, known=known, where=where).items():
@@ -212,7 +212,7 @@ def languages(root: Path = ROOT) -> tuple[str, ...]:
     return tuple(sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.toml"))))
 
 
-@cache
+@remember()
 def translations(language: str) -> Mapping[str, Translation]:
     """The package's translations of ``language``, loaded and validated once, complete or an error.
 

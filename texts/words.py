@@ -19,7 +19,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from . import toml_cache
+from . import shipped
 
 Lang = Literal["ja", "en", "zh-TW", "zh-CN"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
@@ -84,7 +84,7 @@ def read_file(path: Path) -> dict[str, str]:
     """One locale file's words by dotted key (``[lookup] usage = …`` → ``lookup.usage``), as ``load``
     reads each file; ``WordsError`` for a file that is not TOML, a key twice or a value not a string."""
     try:
-        data = toml_cache.load(path)
+        data = shipped.load(path)
     except (OSError, ValueError) as error:  # unreadable, not UTF-8, not TOML
         raise WordsError(f"{path}: {error}") from None
     table: dict[str, str] = {}

@@ -20,9 +20,9 @@ from engine.terms import General
 from texts import render as chart_text
 from texts.corpus import Unit
 from texts.explain import chart_name, show
-from texts.lru import LRU, size_of
 from texts.matter_reading import MatterSection, answer
 from texts.matters import Matter
+from texts.memo import LRU, size_of
 from texts.present import notes, role_label, section_title, unit_lines
 from texts.reading import Reading, Section, read
 from texts.schools import school_line
@@ -187,7 +187,7 @@ EXCLUDED_MARK = "⊘ "
 
 
 Piece = tuple[str, str]  # a field as sent: its name and a value within FIELD_VALUE_MAX
-# issue 21: by measured bytes (texts.lru.size_of of key and pieces; the chart's parts and facts are not theirs):
+# issue 21: by measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
 BUDGET, _SHARED = 2**20, (Step, School, Facts)  # each: ~100 readings' fields (8–12 KB), ~600 charts' (1–2 KB)
 _FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)  # readings' fields per language
 _CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)

@@ -14,7 +14,6 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from string import Template
 
@@ -24,6 +23,7 @@ from engine.facts import Facts
 from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
 from texts.explain import chart_name, explain, show
+from texts.memo import remember
 from texts.notes_words import says, unreachable_reason
 from texts.picture_layout import RING_ROWS
 from texts.present import (
@@ -62,7 +62,7 @@ def attr(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-@cache
+@remember()
 def _template() -> Template:
     return Template((resources.files("texts.site") / "static" / "page.html").read_text(encoding="utf-8"))
 

@@ -17,11 +17,11 @@ chart has the same 天地盤, 四課, 三伝 and 天将 (its page says what may 
 from __future__ import annotations
 
 import posixpath
-from functools import lru_cache
 from urllib.parse import quote
 
 from engine.chart import Chart
 from engine.classical import DAY_HOUR, NIGHT_HOUR, plate
+from texts.memo import remember
 from texts.words import Lang
 
 ASSETS = "assets"
@@ -66,7 +66,7 @@ def href(source: str, target: str) -> str:
     return _href(posixpath.dirname(source), target)
 
 
-@lru_cache(maxsize=1 << 16)
+@remember(1 << 16)
 def _href(folder: str, target: str) -> str:
     # Pages link to the same few hundred targets from a handful of folders: worth keeping.
     path, _, fragment = target.partition("#")

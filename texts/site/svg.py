@@ -14,9 +14,9 @@ by its baseline, so each vertical anchor becomes a baseline offset from the font
 from __future__ import annotations
 
 import html
-from functools import cache
 
 from engine.chart import Chart
+from texts.memo import remember
 from texts.picture import THEMES, Theme, measure
 from texts.picture_alt import alt_text
 from texts.picture_fonts import font
@@ -27,7 +27,7 @@ FONT_FAMILY = "liuren-picture"
 _PROBE = 1000  # px: the metrics are read at a large size and scaled
 
 
-@cache
+@remember()
 def _metrics(bold: bool) -> tuple[float, float]:
     """The font's ascent and descent per px of size (Pillow's anchors ``a`` and ``d``)."""
     ascent, descent = font("bold" if bold else "regular", _PROBE).getmetrics()

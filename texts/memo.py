@@ -1,4 +1,17 @@
-"""A bounded cache that forgets the least recently used entry: for values whose key says all they depend on.
+"""The one cache mechanism above the engine: every value the texts (and the bot) keep goes through here.
+
+Each cache is listed, with its key, bound and reason, in docs/performance.md. A function whose
+arguments say all its result depends on is kept with ``remember`` (C's ``functools.lru_cache``
+underneath, the fastest look-up Python has, for the many small hot calls):
+
+    >>> @remember(2)
+    ... def square(n: int) -> int:
+    ...     return n * n
+    >>> square(3), square(3), square.cache_info().hits
+    (9, 9, 1)
+
+Values built from a value, bounded by what they weigh, are kept in an ``LRU``, a bounded cache that
+forgets the least recently used entry:
 
     >>> kept = LRU[str, int](2)
     >>> kept.put("a", 1), kept.put("b", 2), kept.get("a"), kept.put("c", 3)
@@ -32,16 +45,48 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from enum import Enum
-from functools import wraps
+from functools import lru_cache, wraps
 from operator import attrgetter
 from threading import Lock
-from typing import Generic, TypeVar, cast
+from typing import Generic, Protocol, TypeVar, cast
 
-__all__ = ["LRU", "Sampled", "last_one", "size_of"]
+__all__ = ["LRU", "CacheInfo", "Remembered", "Sampled", "last_one", "remember", "size_of"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 A = TypeVar("A")
+R = TypeVar("R", covariant=True)
+
+
+class CacheInfo(Protocol):
+    """What ``Remembered.cache_info()`` tells: hits, misses and the entries held."""
+
+    @property
+    def hits(self) -> int: ...
+    @property
+    def misses(self) -> int: ...
+    @property
+    def maxsize(self) -> int | None: ...
+    @property
+    def currsize(self) -> int: ...
+
+
+class Remembered(Protocol[R]):
+    """A function kept by ``remember``: called with hashable arguments; its cache can be read and emptied."""
+
+    def __call__(self, *args: Hashable, **kwargs: Hashable) -> R: ...
+    def cache_info(self) -> CacheInfo: ...
+    def cache_clear(self) -> None: ...
+
+
+def remember(size: int | None = None) -> Callable[[Callable[..., V]], Remembered[V]]:
+    """Keep a function's results by its arguments: the ``size`` most recently used (``None``: all of
+    them, for functions of a few fixed values such as a language or a school)."""
+
+    def wrap(compute: Callable[..., V]) -> Remembered[V]:
+        return lru_cache(maxsize=size)(compute)
+
+    return wrap
 
 
 class LRU(Generic[K, V]):
@@ -131,8 +176,8 @@ _FREE = (Enum, bool, int, float, type(None), type)
 # slots' values (operator.attrgetter: one C call for all of them).
 _SKIP, _LEAF, _ITEMS, _MAP = 0, 1, 2, 3
 _Plan = int | Callable[[object], tuple[object, ...]]
-# issue 23: plans kept per ``shared`` across calls (a reading's entry walks ~30 types; working them
-# out on every put was a third of size_of's time). Types are few and live as long as the process.
+# Plans kept per ``shared`` across calls (working them out on every put was a third of size_of's
+# time). Types are few and live as long as the process.
 _PLANS: dict[tuple[type, ...], dict[type, _Plan]] = {}
 
 
@@ -181,7 +226,7 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
             plan = plans[type(item)] = _plan(type(item), shared)
         if plan is _SKIP:
             continue
-        key = id(item)  # once (issue 23: the walk's every step counts; a reading's entry is ~200 objects)
+        key = id(item)  # each object once
         if key in seen:
             continue
         mark(key)
@@ -203,12 +248,9 @@ class Sampled:
     """``size_of`` (with ``shared``) on a sample of a cache's entries, for entries much alike: the
     first ``first`` values and every ``every``-th after are measured, each other value weighs the
     moving mean of those measured (each new measure counts a half, so the mean follows a change of
-    the mix, say from readings with a matter's quotations to readings without, within a few samples:
-    a reading's size varies by ~6 % within such a mix and ~35 % between them; over such changes the
-    sum kept stayed within 5 % of the exact one, tests/test_memory_caches.py).
-    Measuring walks every object of an entry: measured one in four, it was still a fifth of the time
-    it takes to read a new chart (issue 23: a sweep over every chart, a site build, a day of casts in
-    many zones read thousands); one in eight, a tenth."""
+    the mix within a few samples; tests/test_memory_caches.py checks the sum stays within 5 % of
+    the exact one). Measuring walks every object of an entry, so measuring each would cost a fifth
+    of the time it takes to read a new chart."""
 
     __slots__ = ("_count", "_every", "_first", "_lock", "_mean", "shared")
 
