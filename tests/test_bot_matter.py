@@ -36,9 +36,9 @@ from texts.matters import GENERAL, MATTERS, Matter
 from texts.picture import draw, measure
 from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
 from texts.present import unit_lines
-from texts.schools import school_line
 from texts.scripts import foreign
 from texts.words import LANGS
+from texts.words.schools import school_line
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo
 WALLET = "財布をなくしました。見つかりますか？"

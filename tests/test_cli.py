@@ -242,7 +242,7 @@ def test_english_transmission_rows_line_up(capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_no_trace_leaves_the_trace_out_of_the_reading_too(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from texts.explain import explain
+    from texts.words.explain import explain
 
     args = ["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading", "--lang", lang]
     steps = [explain(w, lang) for w in cast_classical("甲子", "亥", "午").transmissions.trace]

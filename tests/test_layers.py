@@ -228,7 +228,7 @@ def test_each_store_operation_is_written_once() -> None:
 
 def test_one_definition_of_each_shared_helper_in_bot() -> None:
     """One text() and language_of() (bot/core/words.py, the only bot module reaching texts' own
-    words), one school_json (the store's), no chart_name of the bot's own (texts.explain's)."""
+    words), one school_json (the store's), no chart_name of the bot's own (texts.words.explain's)."""
     homes = {"text": "bot/core/words.py", "language_of": "bot/core/words.py", "school_json": "bot/store/values.py",
              "school_from_json": "bot/store/values.py", "gloss": "bot/core/words.py", "clip": "bot/core/embeds.py",
              "parse_zone": "bot/core/zones.py", "chart_name": None}

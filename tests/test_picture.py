@@ -33,13 +33,13 @@ from texts.picture_layout import (
     Box,
     Layout,
     Text,
-    chart_name,
     drawable_characters,
     layout,
     term,
     texts_of,
 )
 from texts.words import LANGS, Lang, solar_term, text
+from texts.words.explain import chart_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -304,7 +304,7 @@ def test_alt_text_says_everything_the_picture_shows(lang: Lang) -> None:
         said = alt_text(chart, lang)
         assert len(said) <= 1024  # Discord's limit for an attachment description
         assert str(chart.day) in said and str(chart.yuejiang) in said
-        assert text("picture.name", lang, name=chart_name(chart, lang)) in said
+        assert text("picture.name", lang, name=chart_name(chart.transmissions, lang)) in said
         for ground in BRANCHES:
             cell = text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground),
                         general=term(chart.generals.over(ground), lang))

@@ -20,7 +20,6 @@ from engine.school import DEFAULT_SCHOOL, School
 from engine.symbols import Branch
 from engine.terms import Method
 from texts.cli import main as cli_main
-from texts.explain import chart_name, explain
 from texts.quiz import (
     LEVEL_TOPICS,
     METHOD_PATTERNS,
@@ -45,6 +44,7 @@ from texts.quiz import (
 from texts.quiz_cli import Score, play
 from texts.render import lessons, ring
 from texts.words import LANGS, Lang, text, words
+from texts.words.explain import chart_name, explain
 
 KANA = re.compile(r"[\u3040-\u30ff]")
 DEPTH = School(shehai_depth_first=True)

@@ -29,11 +29,11 @@ from testkit.classical import read  # issue 23: texts.reading.read, each chart r
 from texts import corpus
 from texts.cli import build_parser, run
 from texts.cli import main as cli_main
-from texts.explain import cite, explain, show
 from texts.present import notes, original, render_reading
 from texts.quiz import Kind, ask, render_board
 from texts.reading import Note, Reading, Section
 from texts.words import LANGS, Lang, term, text, words
+from texts.words.explain import cite, explain, show
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = (ROOT / "texts" / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8").split("\n")

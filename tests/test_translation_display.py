@@ -81,7 +81,7 @@ def test_there_are_1440_readings() -> None:
 def test_the_label_says_it_is_the_projects_translation() -> None:
     assert text("translation.line", "en", label=text("translation.label_en", "en"), words="") == LABEL_EN
     assert text("translation.line", "en", label=text("translation.label_ja", "en"), words="") == LABEL_JA
-    for lang in LANGS:  # every language has the words (texts/words.py checks the keys agree)
+    for lang in LANGS:  # every language has the words (texts/words/__init__.py checks the keys agree)
         assert text("translation.label_en", lang) != text("translation.label_ja", lang)
 
 

@@ -27,17 +27,16 @@ from engine.facts import Facts, facts
 from engine.school import School
 from engine.symbols import parse_branch
 from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
-
-from .explain import explain
-from .render import render_text
-from .schools import school_line, school_options
-from .when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
-from .words import LANGS, Lang, language_of
+from texts.render import render_text
+from texts.when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
+from texts.words import LANGS, Lang, language_of
+from texts.words.explain import explain
+from texts.words.schools import school_line, school_options
 
 if TYPE_CHECKING:  # issue 21: the readings and the JSON schema are imported by the runs that print them,
     # not by every start (a chart alone starts ~10 ms of ~160 sooner without them)
-    from .matter_reading import MatterSection
-    from .reading import Reading
+    from texts.matter_reading import MatterSection
+    from texts.reading import Reading
 
 
 def _columns() -> int:
@@ -136,7 +135,7 @@ class _Matters:
     first asks (a value given, ``--help``), so a start that asks no matter does not import it (issue 21)."""
 
     def __iter__(self) -> Iterator[str]:
-        from .matters import GENERAL, MATTERS
+        from texts.matters import GENERAL, MATTERS
 
         return iter((*(m.value for m in MATTERS), GENERAL))
 
@@ -204,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     mt = sub.add_parser("matter", help="the matters a question names, one key per line ('general' when none)")
     mt.add_argument("text", nargs="+", help="the question, e.g. 財布をなくしました")
     # issue 24 (the study site): `liuren site build DIR`, `liuren site path` — texts/site/command.py
-    from .site.command import add_parser as _site_parser
+    from texts.site.command import add_parser as _site_parser
 
     _site_parser(sub)
     # end issue 24
@@ -295,7 +294,7 @@ def table_line(chart: Chart) -> str:
 
 def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
     """The reading as JSON: each entry's section, role, position, the unit shown, and what is said."""
-    from .present import notes, original, role_label, translation, unit_translations  # issue 21: as the reading
+    from texts.present import notes, original, role_label, translation, unit_translations  # issue 21: as the reading
 
     return [
         {
@@ -341,7 +340,7 @@ def chart_json(
                 reason["text"] = explain(why, lang)
     if reading is not None:
         # issue 18 (schema 3): the matter sections first, then the general reading's entries
-        from .matter_present import matter_json
+        from texts.matter_present import matter_json
 
         data["reading"] = {"matters": [matter_json(m) for m in matters], "entries": reading_dict(reading, lang)}
     return data
@@ -359,14 +358,14 @@ def run(args: argparse.Namespace) -> int:
                 raise CastError("--question is empty: give the question, or leave the option out")
             reply = None
             if asked:
-                from .matter_reading import answer
+                from texts.matter_reading import answer
 
                 reply = answer(chart, known, question=args.question, matter=args.matter)
             with_reading = args.reading or asked
             if reply is not None:
                 reading: Reading | None = reply.reading
             elif args.reading or args.json:
-                from .reading import read  # issue 21: a chart alone starts without the reading
+                from texts.reading import read  # issue 21: a chart alone starts without the reading
 
                 reading = read(chart, known)
             else:
@@ -391,11 +390,11 @@ def run(args: argparse.Namespace) -> int:
                 print(render_text(chart, lang, with_trace=not args.no_trace and reading is None, known=known,
                                   with_patterns=reading is None))
                 if matters:  # issue 18: the matter section comes before the general reading
-                    from .matter_present import render_matters
+                    from texts.matter_present import render_matters
 
                     print(render_matters(matters, lang))
                 if reading is not None:
-                    from .present import render_reading
+                    from texts.present import render_reading
 
                     print(render_reading(reading, lang, with_trace=not args.no_trace))
         elif args.command == "table":
@@ -412,25 +411,25 @@ def run(args: argparse.Namespace) -> int:
                     print(school)
                 print("\n".join(table_line(c) for c in charts))
         elif args.command == "quiz":
-            from .quiz_cli import main as quiz
+            from texts.quiz_cli import main as quiz
 
             return quiz(args.level, args.questions, lang_from(args), args.seed, school_from(args))
         elif args.command == "matter":  # issue 18
-            from .matters import GENERAL, recognise
+            from texts.matters import GENERAL, recognise
 
             found = recognise(" ".join(args.text))
             print("\n".join(f.matter.value for f in found) if found else GENERAL)
         elif args.command == "site":  # issue 24: the study site (texts/site/command.py)
-            from .site.command import run as site
+            from texts.site.command import run as site
 
             return site(args)
         elif args.command == "find":
-            from .find import find_charts
+            from texts.find import find_charts
 
             lines = find_charts(args.term, school_from(args), lang_from(args))
             print("\n".join(lines))
         else:
-            from .__main__ import lookup
+            from texts.__main__ import lookup
 
             return lookup(args.terms, lang_from(args))  # issue 25: in the reader's language
     except (ValueError, LookupError) as error:  # CastError, CalendarError, unknown terms: each says what is accepted
@@ -447,7 +446,7 @@ def run(args: argparse.Namespace) -> int:
 def _write_png(chart: Chart, target: str, theme: str, lang: Lang, known: Facts | None = None) -> None:
     """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
     try:
-        from .picture import render_png
+        from texts.picture import render_png
     except ModuleNotFoundError as error:  # issue 23: Pillow is the [picture] extra; say so, no traceback
         raise CastError(str(error)) from error
 

@@ -11,15 +11,14 @@ from engine.classical import classical_charts
 from engine.patterns import detect
 from engine.school import School
 from engine.terms import Method, PatternName
+from texts.corpus import canonical_general, corpus
 from texts.memo import remember
-
-from .corpus import canonical_general, corpus
-from .explain import chart_name
-from .normalize import normalize
-from .reading import read
-from .schools import school_line
-from .words import Lang, corpus_name, text
-from .words import term as words_term
+from texts.normalize import normalize
+from texts.reading import read
+from texts.words import Lang, corpus_name, text
+from texts.words import term as words_term
+from texts.words.explain import chart_name
+from texts.words.schools import school_line
 
 
 @remember(4)

@@ -20,13 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.terms import General
-
-from .corpus import Corpus, corpus
-from .explain import show
-from .matter_reading import KinListing, MatterSection, PatternReading, Quote, SpiritReading
-from .matter_words import Phrases, grounds_sentence, phrases, quote_text
-from .present import seed_lines
-from .words import Lang, text
+from texts.corpus import Corpus, corpus
+from texts.matter_reading import KinListing, MatterSection, PatternReading, Quote, SpiritReading
+from texts.matter_words import Phrases, grounds_sentence, phrases, quote_text
+from texts.present import seed_lines
+from texts.words import Lang, text
+from texts.words.explain import show
 
 
 @dataclass(frozen=True, slots=True)

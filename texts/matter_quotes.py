@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 from engine.symbols import BRANCHES
 from engine.terms import General, PatternName
-
-from .corpus import Corpus, Unit
-from .matter_table import TABLE, Mention
-from .matters import Matter
+from texts.corpus import Corpus, Unit
+from texts.matter_table import TABLE, Mention
+from texts.matters import Matter
 
 
 @dataclass(frozen=True, slots=True)

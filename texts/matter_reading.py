@@ -31,12 +31,11 @@ from engine.facts import facts as derive_facts
 from engine.patterns import Patterns, classify
 from engine.symbols import BRANCHES, Branch, Stem
 from engine.terms import General, Input, Kin, PatternName, Position, Vigour
-
-from .corpus import Corpus, corpus
-from .matter_quotes import Quote, QuoteIndex, quote
-from .matter_table import ANY_MATTER, ON_INITIAL, RULES, Ground, MatterRules, Spirit
-from .matters import Found, Matter, choose
-from .reading import Reading, read
+from texts.corpus import Corpus, corpus
+from texts.matter_quotes import Quote, QuoteIndex, quote
+from texts.matter_table import ANY_MATTER, ON_INITIAL, RULES, Ground, MatterRules, Spirit
+from texts.matters import Found, Matter, choose
+from texts.reading import Reading, read
 
 __all__ = [  # Quote: texts/matter_quotes.py's, read here too
     "Answer", "DayAndBranch", "KinListing", "KinPlace", "MatterSection", "MentionReading", "PatternReading",

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 from engine.symbols import Branch
 from engine.terms import General, Kin, PatternName
-
-from .matters import Matter
+from texts.matters import Matter
 
 G = General
 P = PatternName

@@ -20,13 +20,12 @@ from engine.chart import kin
 from engine.facts import vigour
 from engine.symbols import BRANCHES, STEMS
 from engine.terms import GENERALS, General, Position, Seat
-
-from .corpus import Corpus, Unit
-from .explain import show
-from .matter_table import TABLE, Ground
-from .matters import MATTERS, Matter
-from .present import original, seed_lines, translation_lines
-from .words import Lang, term, text, words
+from texts.corpus import Corpus, Unit
+from texts.matter_table import TABLE, Ground
+from texts.matters import MATTERS, Matter
+from texts.present import original, seed_lines, translation_lines
+from texts.words import Lang, term, text, words
+from texts.words.explain import show
 
 __all__ = ["Phrases", "QuoteText", "cite", "grounds_sentence", "phrases", "quote_text"]
 

@@ -25,10 +25,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from texts import shipped
 from texts.memo import remember
-
-from . import shipped
-from .normalize import fold_char
+from texts.normalize import fold_char
 
 DATA = Path(__file__).with_name("matters.toml")
 GENERAL = "general"  # the option value for no matter: the general reading only (§9.4)

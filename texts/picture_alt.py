@@ -12,9 +12,10 @@ from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import classify
 from engine.symbols import BRANCHES
-from texts.picture_layout import chart_name, hour_span, term
-from texts.schools import school_line
+from texts.picture_layout import hour_span, term
 from texts.words import Lang, solar_term, text
+from texts.words.explain import chart_name
+from texts.words.schools import school_line
 
 
 def alt_text(chart: Chart, lang: Lang, known: Facts | None = None) -> str:
@@ -53,7 +54,7 @@ def alt_text(chart: Chart, lang: Lang, known: Facts | None = None) -> str:
         "picture.alt", lang,
         title=text("picture.title", lang, day=chart.day, hour=chart.hour),
         yuejiang=text("picture.yuejiang", lang, branch=chart.yuejiang),
-        name=text("picture.name", lang, name=chart_name(chart, lang)),
+        name=text("picture.name", lang, name=chart_name(chart.transmissions, lang)),
         moment=moment,
         pillars=pillars,
         void=text("picture.void", lang, branches="".join(map(str, chart.void))),

@@ -26,9 +26,10 @@ from engine.patterns import classify
 from engine.school import NobleTable
 from engine.symbols import Branch, Stem
 from engine.terms import Frame, General, Kin, Method, PatternName, Position, Relation, Vigour
-from texts.schools import school_line
 from texts.words import LANGS, Lang, solar_term, text, words
 from texts.words import term as words_term
+from texts.words.explain import chart_name
+from texts.words.schools import school_line
 
 Role = Literal[
     "bg", "panel", "grid", "fg", "muted", "general", "noble", "accent", "accent_bg", "void",
@@ -92,14 +93,6 @@ def term(value: object, lang: Lang) -> str:
     return words_term(value, lang) if isinstance(value, IntEnum) else str(value)
 
 
-def chart_name(chart: Chart, lang: Lang) -> str:
-    """課名 as a reader says it (伏吟・自任, 元首 …), each part in ``lang``'s form."""
-    t = chart.transmissions
-    if t.frame is None or str(t.frame) == str(t.method):
-        return term(t.method, lang)
-    return text("picture.name_sep", lang).join((term(t.frame, lang), term(t.method, lang)))
-
-
 def hour_span(chart: Chart) -> str:
     """The day and the 時 of the chart's moment as the picture shows them, ``2026-11-29 13:00-15:00``:
     the picture is the same for every minute of a 時 (issue 21), the minute is in the embed."""
@@ -119,7 +112,7 @@ _DRAWN_ENUMS: tuple[type[IntEnum], ...] = (
     Stem, Branch, General, Position, Method, Frame, Relation, Kin, Vigour, PatternName,
 )
 # Other words the picture draws: the school options line and the 中気's name.
-_DRAWN_WORDS = ("picture.", "school.", "solar_term.", "list.sep", "matter.picture")  # matter.picture: issue 18
+_DRAWN_WORDS = ("picture.", "school.", "solar_term.", "list.sep", "list.name_sep", "matter.picture")
 
 
 def drawable_characters() -> frozenset[str]:
@@ -198,7 +191,7 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
     items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg",
                       bold=True, anchor="rs"))
     y += 32
-    name = text("picture.name", lang, name=chart_name(chart, lang))
+    name = text("picture.name", lang, name=chart_name(chart.transmissions, lang))
     items.append(Text(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", bold=True))
     y += 26
     m = chart.moment

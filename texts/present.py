@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from engine.reasons import Why
 from engine.terms import Role
+from texts.corpus import Unit
 from texts.memo import remember
-
-from .corpus import Unit
-from .explain import explain, show
-from .reading import Entry, Note, Reading, Said, Section
-from .translation import TRANSLATOR, Translation, translations  # issue 25
-from .words import Lang, corpus_name, text
+from texts.reading import Entry, Note, Reading, Said, Section
+from texts.translation import TRANSLATOR, Translation, translations  # issue 25
+from texts.words import Lang, corpus_name, text
+from texts.words.explain import explain, show
 
 
 def shows_translation(lang: Lang) -> bool:

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from engine.school import DEFAULT_SCHOOL, School
-
-from .quiz import Level, Question, make_round, parse_answer, render_question, render_reveal, render_score
-from .words import Lang, text
+from texts.quiz import Level, Question, make_round, parse_answer, render_question, render_reveal, render_score
+from texts.words import Lang, text
 
 QUIT = frozenset({"q", "quit", "exit", "ｑ"})
 

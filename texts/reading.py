@@ -33,9 +33,8 @@ from engine.reasons import Rule, Value, Why
 from engine.school import School
 from engine.symbols import Branch
 from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat
-
-from .corpus import Corpus, Unit, corpus
-from .memo import LRU, Sampled
+from texts.corpus import Corpus, Unit, corpus
+from texts.memo import LRU, Sampled
 
 
 class Section(IntEnum):

@@ -14,11 +14,10 @@ from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import Patterns, classify
 from engine.symbols import Branch
-
-from .explain import chart_name, explain, show
-from .schools import school_line
-from .when import on_clock
-from .words import Lang, short, solar_term, text
+from texts.when import on_clock
+from texts.words import Lang, short, solar_term, text
+from texts.words.explain import chart_name, explain, show
+from texts.words.schools import school_line
 
 # 地盤 positions of the square ring, read row by row (south at the top, as printed in the books).
 _RING_ROWS = ("巳午未申", "辰  酉", "卯  戌", "寅丑子亥")

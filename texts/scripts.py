@@ -27,8 +27,7 @@ from __future__ import annotations
 import opencc
 
 from texts.memo import remember
-
-from .words import Lang
+from texts.words import Lang
 
 # Characters OpenCC's jp2t changes although Chinese traditional (Taiwan's standard forms, the
 # forms of the seed's original) writes them just so: they are not Japanese-only.

@@ -26,7 +26,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cache_path", "keep_all", "load"]
+__all__ = ["ROOT", "cache_path", "keep_all", "load"]
+
+ROOT = Path(__file__).parent  # the texts package: its data files (corpus.toml, locales/, fonts/ …) sit here
 
 _FORMAT = 1  # what a kept file holds: (_FORMAT, the source's bytes, the parse); bumped when that changes
 
@@ -82,7 +84,7 @@ def _keep(kept: Path, raw: bytes, data: dict[str, Any]) -> bool:
     return True
 
 
-def keep_all(root: Path = Path(__file__).parent) -> int:
+def keep_all(root: Path = ROOT) -> int:
     """Parse and keep every TOML file under ``root`` (the package's data by default), even where
     ``sys.dont_write_bytecode`` is set; returns how many were kept (not those marshal cannot hold,
     nor any where the folder cannot be written)."""

@@ -27,11 +27,11 @@ from engine import Chart
 from engine.facts import Facts
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
-from texts.explain import explain
 from texts.matter_reading import answer
 from texts.matters import choose
 from texts.picture import Picture, Theme, draw, filename, kept, picture_key
 from texts.present import unit_lines
+from texts.words.explain import explain
 
 from .privacy import known_for
 

@@ -19,13 +19,13 @@ from engine.facts import Facts
 from engine.terms import General
 from texts import render as chart_text
 from texts.corpus import Unit
-from texts.explain import chart_name, show
 from texts.matter_reading import MatterSection, answer
 from texts.matters import Matter
 from texts.memo import LRU, size_of
 from texts.present import notes, role_label, section_title, unit_lines
 from texts.reading import Reading, Section, read
-from texts.schools import school_line
+from texts.words.explain import chart_name, show
+from texts.words.schools import school_line
 
 from .matter_fields import matter_fields
 from .matter_fields import subject as _subject
@@ -121,7 +121,7 @@ def split_lines(value: str, limit: int, mark: str) -> list[str]:
 
 
 def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
-    """課名 (texts.explain.chart_name) and the named patterns, in the reader's script; glossed in English."""
+    """課名 (texts.words.explain.chart_name) and the named patterns, in the reader's script; glossed in English."""
     t = chart.transmissions
     parts = {t.method.name, *(() if t.frame is None else (t.frame.name,))}
     held = reading.patterns.held if reading is not None else ()

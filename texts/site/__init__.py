@@ -10,6 +10,6 @@ under the site's address (the bot reads it from ``LIUREN_SITE_URL``).
 
 from __future__ import annotations
 
-from .paths import chart_path, chart_url
+from texts.site.paths import chart_path, chart_url
 
 __all__ = ["chart_path", "chart_url"]

@@ -31,10 +31,9 @@ from engine.symbols import PILLARS, Pillar
 from texts.corpus import corpus
 from texts.picture_fonts import LICENCE_FILE, font_bytes
 from texts.reading import Reading, read
+from texts.site import markdown, pages, paths, search
+from texts.site.svg import FONT_FAMILY, theme_css
 from texts.words import LANGS, Lang
-
-from . import markdown, pages, paths, search
-from .svg import FONT_FAMILY, theme_css
 
 MARKER = ".liuren-site"
 DOCS = Path(__file__).resolve().parents[2] / "docs"  # docs/ of a source checkout (or an unpacked sdist)

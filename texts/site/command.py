@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.chart import CastError, Chart, cast, cast_classical
+from texts.site.paths import chart_path
 from texts.when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
 from texts.words import LANGS, Lang, language_of
-
-from .paths import chart_path
 
 # The builder draws the picture, so it needs Pillow (the [picture] extra): it is imported only by
 # `site build`, and `liuren` without the extra still parses its arguments.
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(chart_path(chart_of(args), lang))
         return 0
     try:
-        from .build import SiteError, build, parse_days
+        from texts.site.build import SiteError, build, parse_days
     except ModuleNotFoundError as error:  # Pillow missing: say which extra, no traceback
         raise CastError(str(error)) from error
 

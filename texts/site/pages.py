@@ -1,7 +1,7 @@
 """The site's pages as HTML, in the reader's language, from the chart, its reading and the corpus.
 
 Every sentence comes from the one presentation layer (texts/present.py, texts/render.py,
-texts/explain.py) or from the site's own words (texts/locales/<lang>/site.toml); the classical
+texts/words/explain.py) or from the site's own words (texts/locales/<lang>/site.toml); the classical
 original is shown as written (with the corpus's editorial marks), the seed's Japanese translation
 beside it for readers of Japanese and English, and for English readers the project's own
 translation, labelled as the project's. Links are relative (the site works from file://).
@@ -22,7 +22,6 @@ from engine.classical import DAY_HOUR, NIGHT_HOUR, classical_charts, plate
 from engine.facts import Facts
 from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
-from texts.explain import chart_name, explain, show
 from texts.memo import remember
 from texts.notes_words import says, unreachable_reason
 from texts.picture_layout import RING_ROWS
@@ -38,11 +37,11 @@ from texts.present import (
 )
 from texts.reading import Entry, Reading, Section, read
 from texts.render import derived
+from texts.site import paths
+from texts.site.svg import chart_svg
 from texts.translation import english
 from texts.words import LANGS, Lang, short, text
-
-from . import paths
-from .svg import chart_svg
+from texts.words.explain import chart_name, explain, show
 
 # What a build writes: the chart pages (paths from the root) and each language's folder ("en/");
 # None: everything. A subset build links only to what it writes.

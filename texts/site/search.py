@@ -21,14 +21,13 @@ from collections.abc import Iterable, Sequence
 from engine.chart import Chart
 from engine.symbols import PILLARS
 from texts.corpus import Unit, corpus
-from texts.explain import chart_name
 from texts.normalize import fold_char, normalize
 from texts.reading import Reading
+from texts.site import paths
+from texts.site.pages import chart_label
 from texts.translation import english
 from texts.words import Lang, corpus_name, term, text
-
-from . import paths
-from .pages import chart_label
+from texts.words.explain import chart_name
 
 Entry = list[str]
 # The characters whose folded form differs from themselves: the CJK blocks a reader types in

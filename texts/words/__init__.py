@@ -19,12 +19,12 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from . import shipped
+from texts import shipped
 
 Lang = Literal["ja", "en", "zh-TW", "zh-CN"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
 DEFAULT_LANG: Lang = "ja"
-LOCALES = Path(__file__).with_name("locales")
+LOCALES = shipped.ROOT / "locales"
 
 # Which language a locale tag reads. Japanese is the project's default (its readers read the seed's
 # Japanese translation); any other tag we have no words for reads English, the widest second language.

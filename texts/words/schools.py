@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from engine.school import DEFAULT_SCHOOL, School
-
-from .words import Lang, text
+from texts.words import Lang, text
 
 __all__ = ["school_line", "school_options"]
 

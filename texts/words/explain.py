@@ -18,8 +18,7 @@ from engine.symbols import Pillar, Stem
 from engine.terms import Relation
 from engine.transmissions import Transmissions
 from texts.memo import remember
-
-from .words import Lang, term, text
+from texts.words import Lang, term, text
 
 
 def show(value: object, lang: Lang) -> str:
