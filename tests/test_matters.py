@@ -28,8 +28,8 @@ from engine.chart import Chart
 from engine.facts import facts
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Kin, PatternName, Position, Vigour
-from texts import corpus
 from texts.cli import main
+from texts.corpus import corpus
 from texts.matter_present import items, render_matters
 from texts.matter_reading import Answer, MatterSection, Quote, answer, read_matters
 from texts.matter_table import RULES, TABLE

@@ -18,7 +18,7 @@ from engine import School, cast_classical
 from engine.symbols import Branch
 from engine.terms import General, Method, PatternName, Position, Role
 from testkit import classical
-from texts import corpus
+from texts.corpus import corpus
 from texts.present import notes, render_reading
 from texts.reading import Entry, Note, Section, read
 

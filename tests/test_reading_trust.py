@@ -26,9 +26,9 @@ from engine.terms import General, Kin, Relation, Role, Seat
 from engine.transmissions import shehai_depth
 from testkit import classical
 from testkit.classical import read  # issue 23: texts.reading.read, each chart read once per run
-from texts import corpus
 from texts.cli import build_parser, run
 from texts.cli import main as cli_main
+from texts.corpus import corpus
 from texts.present import notes, original, render_reading
 from texts.quiz import Kind, ask, render_board
 from texts.reading import Note, Reading, Section

@@ -24,10 +24,10 @@ from engine.generals import is_daytime
 from engine.symbols import BRANCHES, PILLARS
 from texts.cli import main as cli
 from texts.corpus import corpus
+from texts.corpus.normalize import normalize
+from texts.corpus.scripts import foreign
 from texts.find import find_charts
-from texts.normalize import normalize
 from texts.reading import read
-from texts.scripts import foreign
 from texts.site import chart_path, chart_url
 from texts.site import paths as site_paths
 from texts.site.build import SiteError, build, parse_days
@@ -384,8 +384,8 @@ def test_an_english_quotation_gives_the_projects_english_and_its_marks_before_th
     """English readers read the original, then the project's English with its editor's marks, then
     the seed's Japanese (the order of texts.present.translation_lines), on the site as elsewhere."""
     from texts.corpus import corpus
+    from texts.corpus.translations import english
     from texts.site.pages import quotation
-    from texts.translation import english
 
     unit = corpus().get("general.騰蛇")
     own = english(unit.id)

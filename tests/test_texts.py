@@ -16,15 +16,17 @@ from typing import Any
 import pytest
 
 import texts
-from texts import Corpus, CorpusError, Unit, corpus, normalize, shipped
+from engine.terms import GENERALS as ENGINE_GENERALS
+from texts import shipped
 from texts.__main__ import main as cli_main
-from texts.corpus import DATA, load, parse
+from texts.corpus import DATA, Corpus, CorpusError, Unit, corpus, load, parse
+from texts.corpus.normalize import normalize
 
 SEED_PATH = Path(texts.__file__).parent / "seed" / "000_bc2579445fc12f06.txt"
 SEED = SEED_PATH.read_text(encoding="utf-8").split("\n")
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
-# the generals as the corpus names them (texts.GENERALS are the engine's General values; str() is the name)
-GENERALS = tuple(str(g) for g in texts.GENERALS)
+# the generals as the corpus names them (the engine's General values; str() is the name)
+GENERALS = tuple(str(g) for g in ENGINE_GENERALS)
 
 
 def line(n: int) -> str:

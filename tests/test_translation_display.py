@@ -28,12 +28,12 @@ from texts.__main__ import main as texts_main
 from texts.cli import main as liuren
 from texts.cli import reading_dict
 from texts.corpus import Unit, corpus
+from texts.corpus.scripts import foreign
+from texts.corpus.translations import NOTE_KINDS, Translation, english
 from texts.present import original, render_reading, role_label, seed_lines, unit_lines, unit_translations
 from texts.quiz import Kind, Level, ask, explanation_lines, make_round, render_reveal
 from texts.reading import Reading, read
 from texts.render import render_text
-from texts.scripts import foreign
-from texts.translation import NOTE_KINDS, Translation, english
 from texts.words import LANGS, Lang, text, words
 
 KANA = re.compile("[\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")

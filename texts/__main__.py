@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from engine.symbols import BRANCHES
 from engine.terms import GENERALS
 from texts.corpus import Corpus, Unit, canonical_general, corpus
-from texts.notes_words import says, unreachable_reason
+from texts.corpus.notes import says, unreachable_reason
 from texts.present import original, translation_lines  # issue 25
 from texts.words import LANGS, Lang, corpus_name, language_of, term, text  # issue 25
 

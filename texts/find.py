@@ -12,8 +12,8 @@ from engine.patterns import detect
 from engine.school import School
 from engine.terms import Method, PatternName
 from texts.corpus import canonical_general, corpus
+from texts.corpus.normalize import normalize
 from texts.memo import remember
-from texts.normalize import normalize
 from texts.reading import read
 from texts.words import Lang, corpus_name, text
 from texts.words import term as words_term

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from texts import shipped
+from texts.corpus.normalize import fold_char
 from texts.memo import remember
-from texts.normalize import fold_char
 
 DATA = Path(__file__).with_name("matters.toml")
 GENERAL = "general"  # the option value for no matter: the general reading only (§9.4)
@@ -101,7 +101,7 @@ class _Word:
 
 def fold(text: str) -> str:
     """The form a question and a keyword are compared in: NFKC, casefold, runs of white space as one
-    space, and each character through texts.normalize's fold (丟/丢, 結婚/结婚, 病気/病氣 meet)."""
+    space, and each character through texts.corpus.normalize's fold (丟/丢, 結婚/结婚, 病気/病氣 meet)."""
     return " ".join(unicodedata.normalize("NFKC", text).translate(_TABLE).split())
 
 

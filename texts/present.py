@@ -18,9 +18,9 @@ from __future__ import annotations
 from engine.reasons import Why
 from engine.terms import Role
 from texts.corpus import Unit
+from texts.corpus.translations import TRANSLATOR, Translation, translations  # issue 25
 from texts.memo import remember
 from texts.reading import Entry, Note, Reading, Said, Section
-from texts.translation import TRANSLATOR, Translation, translations  # issue 25
 from texts.words import Lang, corpus_name, text
 from texts.words.explain import explain, show
 

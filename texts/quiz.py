@@ -37,10 +37,10 @@ from engine.school import DEFAULT_SCHOOL, School
 from engine.symbols import BRANCHES, Branch
 from engine.terms import GENERALS, PATTERN_NAMES, General, Method, PatternName
 from texts.corpus import Unit, corpus
+from texts.corpus.normalize import normalize
 from texts.matter_table import RULES  # issue 18
 from texts.matters import MATTERS, Matter  # issue 18
 from texts.memo import remember
-from texts.normalize import normalize
 from texts.present import original, translation_lines  # issue 25
 from texts.render import lessons, ring
 from texts.words import Lang, text

@@ -22,8 +22,9 @@ from engine.classical import DAY_HOUR, NIGHT_HOUR, classical_charts, plate
 from engine.facts import Facts
 from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
+from texts.corpus.notes import says, unreachable_reason
+from texts.corpus.translations import english
 from texts.memo import remember
-from texts.notes_words import says, unreachable_reason
 from texts.picture_layout import RING_ROWS
 from texts.present import (
     notes,
@@ -39,7 +40,6 @@ from texts.reading import Entry, Reading, Section, read
 from texts.render import derived
 from texts.site import paths
 from texts.site.svg import chart_svg
-from texts.translation import english
 from texts.words import LANGS, Lang, short, text
 from texts.words.explain import chart_name, explain, show
 

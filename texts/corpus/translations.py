@@ -1,6 +1,6 @@
 """The project's own translations of the 《心印賦》 (data: texts/translations/<lang>/*.toml).
 
-The corpus (texts/corpus.py) holds the seed's words: the classical original and the seed's Japanese
+The corpus (texts/corpus/units.py) holds the seed's words: the classical original and the seed's Japanese
 translation, verbatim. A translation here is the project's own rendering of a unit's original into
 another language, never the seed's, and always labelled so (``translator = "project"``).
 docs/translation.md says how it was made and how to propose a correction.
@@ -45,7 +45,7 @@ from texts import shipped
 from texts.corpus import Corpus, Unit, corpus
 from texts.memo import remember
 
-ROOT = Path(__file__).with_name("translations")
+ROOT = shipped.ROOT / "translations"
 TRANSLATOR = "project"  # the only translator: the seed's own translation lives in the corpus
 # what a note on a translation may say (docs/translation.md, "Editorial marks")
 NOTE_KINDS = (

@@ -21,11 +21,12 @@ from pathlib import Path
 from engine.symbols import BRANCHES
 from engine.terms import GENERALS
 from texts import shipped
-from texts.corpus import Corpus, Unit, corpus
+from texts.corpus.book import Corpus, corpus
+from texts.corpus.units import Unit
 from texts.memo import remember
 from texts.words import LANGS, Lang, term, text
 
-NOTES = Path(__file__).with_name("corpus_notes.toml")
+NOTES = shipped.ROOT / "corpus_notes.toml"
 # English is the corpus's own words; every other language the project speaks is here
 TRANSLATED: tuple[Lang, ...] = tuple(lang for lang in LANGS if lang != "en")
 _PARAGRAPH = re.compile(r"¶\d+")
