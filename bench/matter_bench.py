@@ -36,8 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine.chart import Chart
-from texts import matter_reading, present, reading
+from texts import matter_reading
 from texts.matter_present import render_matters
+from texts.reading import match as reading
+from texts.reading import sentences as present
 
 ZONE = ZoneInfo("Asia/Tokyo")
 QUESTIONS = (

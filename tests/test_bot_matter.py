@@ -33,10 +33,10 @@ from tests.test_casebook_e2e import case_id, message_of, press
 from tests.test_embeds import assert_within_limits
 from texts.corpus import corpus
 from texts.corpus.scripts import foreign
+from texts.corpus.shown import unit_lines
 from texts.matters import GENERAL, MATTERS, Matter
 from texts.picture import draw, measure
 from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
-from texts.present import unit_lines
 from texts.words import LANGS
 from texts.words.schools import school_line
 

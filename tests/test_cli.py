@@ -259,7 +259,7 @@ def test_a_cast_starts_without_the_modules_it_does_not_use() -> None:
     """Issue 21 (the CLI's start-up): a classical cast imports neither shutil (with its bz2, lzma and
     zlib; argparse's formatter would, for the terminal's width) nor importlib.metadata (--version),
     nor the reading, its presentation, the translation or the JSON schema (a chart alone prints none)."""
-    unused = ("shutil", "bz2", "lzma", "importlib.metadata", "texts.reading", "texts.present",
+    unused = ("shutil", "bz2", "lzma", "importlib.metadata", "texts.reading", "texts.reading.sentences",
               "texts.corpus.translations", "engine.schema")
     code = ("import sys\nfrom texts.cli import main\n"
             "main(['cast', '--day', '甲子', '--yuejiang', '亥', '--hour', '午'])\n"

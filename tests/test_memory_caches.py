@@ -10,11 +10,11 @@ from bot.core.replies import remembered_reply
 from engine import chart as engine_chart
 from engine.chart import cast_classical
 from engine.symbols import BRANCHES, PILLARS
-from texts import reading
 from texts.corpus import corpus
 from texts.matter_reading import answer
 from texts.memo import LRU, size_of
 from texts.picture_text import Recurring
+from texts.reading import match as reading
 
 
 def test_charts_of_one_day_and_plate_share_their_lessons_and_transmissions() -> None:

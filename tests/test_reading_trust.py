@@ -29,9 +29,10 @@ from testkit.classical import read  # issue 23: texts.reading.read, each chart r
 from texts.cli import build_parser, run
 from texts.cli import main as cli_main
 from texts.corpus import corpus
-from texts.present import notes, original, render_reading
+from texts.corpus.shown import original
 from texts.quiz import Kind, ask, render_board
 from texts.reading import Note, Reading, Section
+from texts.reading.sentences import notes, render_reading
 from texts.words import LANGS, Lang, term, text, words
 from texts.words.explain import cite, explain, show
 

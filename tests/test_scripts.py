@@ -22,8 +22,8 @@ from texts.corpus.scripts import foreign, foreign_char, japanese_only, japanese_
 from texts.find import find_charts
 from texts.picture import alt_text, measure
 from texts.picture_layout import layout, texts_of
-from texts.present import render_reading
 from texts.reading import read
+from texts.reading.sentences import render_reading
 from texts.render import render_text
 from texts.words import LANGS, Lang, corpus_name, short, solar_term, words
 

@@ -382,7 +382,7 @@ def test_languages_of_the_build_can_be_chosen(tmp_path: Path) -> None:
 
 def test_an_english_quotation_gives_the_projects_english_and_its_marks_before_the_seeds_japanese() -> None:
     """English readers read the original, then the project's English with its editor's marks, then
-    the seed's Japanese (the order of texts.present.translation_lines), on the site as elsewhere."""
+    the seed's Japanese (the order of texts.corpus.shown.translation_lines), on the site as elsewhere."""
     from texts.corpus import corpus
     from texts.corpus.translations import english
     from texts.site.pages import quotation

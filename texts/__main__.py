@@ -17,7 +17,7 @@ from engine.symbols import BRANCHES
 from engine.terms import GENERALS
 from texts.corpus import Corpus, Unit, canonical_general, corpus
 from texts.corpus.notes import says, unreachable_reason
-from texts.present import original, translation_lines  # issue 25
+from texts.corpus.shown import original, translation_lines  # issue 25
 from texts.words import LANGS, Lang, corpus_name, language_of, term, text  # issue 25
 
 # Every word this command writes is texts/locales/<lang>/lookup.toml's; the seed's are shown as written.
@@ -55,7 +55,7 @@ def format_unit(u: Unit, branch: str | None = None, lang: Lang = "ja") -> str:
     """The unit as the CLI prints it: a header, the original, the translation under it, the notes.
 
     With ``branch`` (a general-on-branch query), the header says whether a chart can reach it.
-    ``lang`` is the reader's: what is shown under the original is texts.present.translation_lines'
+    ``lang`` is the reader's: what is shown under the original is texts.corpus.shown.translation_lines'
     (issue 25: in English the project's English translation, then the seed's Japanese), and every
     label, reason and note is in ``lang``.
     """

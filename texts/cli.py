@@ -294,7 +294,8 @@ def table_line(chart: Chart) -> str:
 
 def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
     """The reading as JSON: each entry's section, role, position, the unit shown, and what is said."""
-    from texts.present import notes, original, role_label, translation, unit_translations  # issue 21: as the reading
+    from texts.corpus.shown import original, translation, unit_translations
+    from texts.reading.sentences import notes, role_label  # issue 21: as the reading
 
     return [
         {
@@ -394,7 +395,7 @@ def run(args: argparse.Namespace) -> int:
 
                     print(render_matters(matters, lang))
                 if reading is not None:
-                    from texts.present import render_reading
+                    from texts.reading.sentences import render_reading
 
                     print(render_reading(reading, lang, with_trace=not args.no_trace))
         elif args.command == "table":

@@ -4,7 +4,7 @@
 heading or a quotation with what is said beside it, in ``lang``; the terminal (:func:`render_matters`)
 and the bot lay those out. The words are texts/locales/<lang>/matter.toml. The classical original is
 shown as written; the seed's Japanese translation beside it for readers of Japanese and English,
-as in the general reading (texts/present.py). The sentences come formatted from
+as in the general reading (texts/reading/sentences.py). The sentences come formatted from
 texts/matter_words.py's tables, which hold each for every value it can take.
 
     >>> from engine import cast_classical
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from engine.terms import General
 from texts.corpus import Corpus, corpus
+from texts.corpus.shown import seed_lines
 from texts.matter_reading import KinListing, MatterSection, PatternReading, Quote, SpiritReading
 from texts.matter_words import Phrases, grounds_sentence, phrases, quote_text
-from texts.present import seed_lines
 from texts.words import Lang, text
 from texts.words.explain import show
 

@@ -21,9 +21,9 @@ from engine.facts import vigour
 from engine.symbols import BRANCHES, STEMS
 from engine.terms import GENERALS, General, Position, Seat
 from texts.corpus import Corpus, Unit
+from texts.corpus.shown import original, seed_lines, translation_lines
 from texts.matter_table import TABLE, Ground
 from texts.matters import MATTERS, Matter
-from texts.present import original, seed_lines, translation_lines
 from texts.words import Lang, term, text, words
 from texts.words.explain import show
 
@@ -100,7 +100,7 @@ def grounds_sentence(grounds: tuple[Ground, ...], lang: Lang, texts: Corpus) -> 
 
 
 def quote_text(unit: Unit, lang: Lang) -> QuoteText:
-    """``unit`` as :class:`QuoteText` (texts.present's original, ¶ and translation lines)."""
+    """``unit`` as :class:`QuoteText` (texts.corpus.shown's original, ¶ and translation lines)."""
     names = tuple(
         None if (name := unit.name_on(b)) is None else text("matter.line_name", lang, name=name) for b in BRANCHES
     )

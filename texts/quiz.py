@@ -38,10 +38,10 @@ from engine.symbols import BRANCHES, Branch
 from engine.terms import GENERALS, PATTERN_NAMES, General, Method, PatternName
 from texts.corpus import Unit, corpus
 from texts.corpus.normalize import normalize
+from texts.corpus.shown import original, translation_lines  # issue 25
 from texts.matter_table import RULES  # issue 18
 from texts.matters import MATTERS, Matter  # issue 18
 from texts.memo import remember
-from texts.present import original, translation_lines  # issue 25
 from texts.render import lessons, ring
 from texts.words import Lang, text
 from texts.words.explain import cite, explain, show
@@ -560,7 +560,7 @@ def render_note(note: Note, lang: Lang) -> str:
 def explanation_lines(q: Question, lang: Lang) -> tuple[str, ...]:
     """Why, in ``lang``: the 課体's reasons, the trace (each Why rendered by texts.words.explain.explain),
     the 天将 notes, then the seed units to read (the classical original; beneath it, as
-    texts.present.translation_lines gives them, the seed's translation in Japanese and the project's
+    texts.corpus.shown.translation_lines gives them, the seed's translation in Japanese and the project's
     English translation, then the seed's, in English)."""
     e = q.explanation
     lines = [text("quiz.why", lang)]

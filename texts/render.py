@@ -154,7 +154,7 @@ def render_text(
     """The whole chart as a terminal shows it; ``known`` passes facts derived with birth data.
 
     ``with_patterns=False`` (and ``with_trace=False``) leave out the 課体 and the trace: a reading
-    printed after the chart (texts/present.render_reading) says each of them once, in its place."""
+    printed after the chart (texts/reading/sentences.py render_reading) says each of them once, in its place."""
     known = known if known is not None else facts(chart)
     g = chart.generals
     school = school_line(chart.school, lang)  # issue 19: the non-default school options, named

@@ -19,11 +19,12 @@ from engine.facts import Facts
 from engine.terms import General
 from texts import render as chart_text
 from texts.corpus import Unit
+from texts.corpus.shown import unit_lines
 from texts.matter_reading import MatterSection, answer
 from texts.matters import Matter
 from texts.memo import LRU, size_of
-from texts.present import notes, role_label, section_title, unit_lines
 from texts.reading import Reading, Section, read
+from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
 from texts.words.schools import school_line
 
@@ -209,7 +210,7 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
 
 def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
     """(name, value) per entry, in the reading's (a teacher's) order: the original, then what a
-    reader of ``lang`` is shown under it (``texts.present.unit_lines``: the seed's Japanese; for
+    reader of ``lang`` is shown under it (``texts.corpus.shown.unit_lines``: the seed's Japanese; for
     English readers the project's English, labelled, first), then what the reading says with it as
     small lines. A stated fact with no line of the seed is said as such, never dressed as a quotation."""
     out: list[tuple[str, str]] = []
@@ -379,7 +380,7 @@ LOOKUP_MAX_UNITS = 8  # more would flood a channel; the reply says how many were
 
 
 def build_lookup_embeds(term: str, units: Sequence[Unit], *, locale: str = "ja") -> list[discord.Embed]:
-    """The corpus units for ``term`` (each as ``texts.present.unit_lines`` shows it), within limits.
+    """The corpus units for ``term`` (each as ``texts.corpus.shown.unit_lines`` shows it), within limits.
 
     At most ``LOOKUP_MAX_UNITS`` units are shown; the description says how many matched.
     """

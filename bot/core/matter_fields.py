@@ -4,7 +4,7 @@ Pure: ``matter_fields`` turns the matter sections of a reply (texts.matter_readi
 value) pairs in the order shown; bot.core.embeds splits them to Discord's field sizes and puts
 them first, before the chart's fields and the general reading. A quotation's field holds the
 classical original and what a reader of the language is shown under it
-(``texts.present.unit_lines``: the seed's Japanese; for English readers the project's English,
+(``texts.corpus.shown.unit_lines``: the seed's Japanese; for English readers the project's English,
 labelled, first); what the reading states sits in fields of its own, never under a quotation,
 where it would read as the seed's.
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from texts.corpus import Unit
+from texts.corpus.shown import unit_lines
 from texts.matter_present import Item, items
 from texts.matter_reading import MatterSection
-from texts.present import unit_lines
 
 from .words import Lang, text, word
 

@@ -1,6 +1,6 @@
 """The site's pages as HTML, in the reader's language, from the chart, its reading and the corpus.
 
-Every sentence comes from the one presentation layer (texts/present.py, texts/render.py,
+Every sentence comes from the one presentation layer (texts/reading/sentences.py, texts/render.py,
 texts/words/explain.py) or from the site's own words (texts/locales/<lang>/site.toml); the classical
 original is shown as written (with the corpus's editorial marks), the seed's Japanese translation
 beside it for readers of Japanese and English, and for English readers the project's own
@@ -23,20 +23,12 @@ from engine.facts import Facts
 from engine.symbols import PILLARS, Branch
 from texts.corpus import Unit, corpus
 from texts.corpus.notes import says, unreachable_reason
+from texts.corpus.shown import original, seed_lines, shows_translation, translation, translation_marks
 from texts.corpus.translations import english
 from texts.memo import remember
 from texts.picture_layout import RING_ROWS
-from texts.present import (
-    notes,
-    original,
-    role_label,
-    section_title,
-    seed_lines,
-    shows_translation,
-    translation,
-    translation_marks,
-)
 from texts.reading import Entry, Reading, Section, read
+from texts.reading.sentences import notes, role_label, section_title
 from texts.render import derived
 from texts.site import paths
 from texts.site.svg import chart_svg
@@ -237,7 +229,7 @@ def quotation(source: str, lang: Lang, unit: Unit, *, heading: str = "") -> str:
         parts.append(f'<blockquote class="original" lang="{ORIGINAL_LANG}"><p>{_paragraphs(original(unit, lang))}'
                      "</p></blockquote>")
     # English readers read the project's English first, with its editor's marks, then the seed's
-    # Japanese (as texts.present.translation_lines orders them for every other output).
+    # Japanese (as texts.corpus.shown.translation_lines orders them for every other output).
     if lang == "en":
         own = english(unit.id)
         if own is not None:

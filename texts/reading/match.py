@@ -2,7 +2,7 @@
 
 :func:`read` is the one place that goes from a chart to its matched lines; the ``liuren`` CLI, the
 bot's /cast, /chart and daily post, and the bot's terminal fallback all call it. The order is a
-teacher's (issue 10), the same in every medium:
+teacher's, the same in every medium:
 
 1. ``課名`` — the 課名 with its 課体 verse (¶139–¶147), ¶139's framing line once;
 2. ``發用`` — the 初伝: its general's opening line (not 貴人's: ¶87 only places the generals), the
@@ -14,7 +14,7 @@ teacher's (issue 10), the same in every medium:
 5. ``中末`` — 中伝 and 末伝: their name lines; a repeated 伝 says "same as above";
 6. ``取法`` — last, how the 初伝 was taken: the 賦 verse and its annotation, with the trace.
 
-Entries carry values, never sentences: the presentation (texts/present.py) writes them in the
+Entries carry values (texts/reading/values.py), never sentences: texts/reading/sentences.py writes them in the
 reader's language. Where the seed has no line for something the reading states, the entry has no
 unit and says so: nothing is quoted that the seed does not hold, and a fact stated from the chart
 (六親, 旺相, 空亡, 遁干) never sits under a quotation, where it would read as the seed's.
@@ -22,83 +22,17 @@ unit and says so: nothing is quoted that the seed does not hold, and a fact stat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import IntEnum
-
 from engine.chart import Chart, Step, kin
 from engine.facts import Facts
 from engine.facts import facts as derive_facts
 from engine.patterns import Pattern, Patterns, classify
-from engine.reasons import Rule, Value, Why
+from engine.reasons import Rule, Value
 from engine.school import School
 from engine.symbols import Branch
 from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat
 from texts.corpus import Corpus, Unit, corpus
 from texts.memo import LRU, Sampled
-
-
-class Section(IntEnum):
-    """The parts of a reading, in the order a teacher gives them."""
-
-    課名 = 1
-    發用 = 2
-    干支 = 3
-    課体 = 4
-    中末 = 5
-    取法 = 6
-
-    def __str__(self) -> str:
-        return self.name
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """Something the reading states (not quotes): ``key`` names its template in reading.toml."""
-
-    key: str
-    values: tuple[tuple[str, Value | str], ...] = ()
-
-
-Said = Note | Why  # what an entry says besides its quotation
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One step of a reading: a classical line (``unit``, or ``None`` where the seed has none) and
-    what the reading says with it (``notes``: stated facts and reasons, in order).
-
-    ``position`` names the 伝 the entry is about (None for the chart as a whole). ``excluded`` marks
-    a general's opening whose （不加…） names the 地盤 branch it stands on. ``same_as`` marks a 伝 that
-    repeats an earlier one: its passage is not quoted again.
-    """
-
-    section: Section
-    role: Role
-    position: Position | None
-    unit: Unit | None
-    notes: tuple[Said, ...] = ()
-    excluded: bool = False
-    same_as: Position | None = None
-    names: tuple[str, ...] = ()  # for a name line: the one name that applies to this branch
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """A chart's reading: the chart, its facts and 課体, and the entries in a teacher's order."""
-
-    chart: Chart
-    facts: Facts
-    patterns: Patterns
-    entries: tuple[Entry, ...]
-    key: tuple[object, ...] = ()  # what the entries depend on: equal keys, equal entries (for caches)
-
-    def units(self) -> tuple[Unit, ...]:
-        """The units quoted, in entry order (each once: :func:`read` never quotes a unit twice)."""
-        return tuple(e.unit for e in self.entries if e.unit is not None)
-
-    def section(self, section: Section) -> tuple[Entry, ...]:
-        return tuple(e for e in self.entries if e.section is section)
-
+from texts.reading.values import Entry, Note, Reading, Said, Section
 
 # Openings that speak of the general only as 發用: ¶95 「但見騰蛇」 and ¶107 「或逢勾陳發用」. They are
 # quoted for the 初伝 alone.
