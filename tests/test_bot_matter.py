@@ -34,7 +34,7 @@ from tests.test_embeds import assert_within_limits
 from texts.corpus import corpus
 from texts.corpus.scripts import foreign
 from texts.corpus.shown import unit_lines
-from texts.matters import GENERAL, MATTERS, Matter
+from texts.matters.recognise import GENERAL, MATTERS, Matter
 from texts.picture import draw, measure
 from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
 from texts.words import LANGS

@@ -11,7 +11,7 @@ from engine import chart as engine_chart
 from engine.chart import cast_classical
 from engine.symbols import BRANCHES, PILLARS
 from texts.corpus import corpus
-from texts.matter_reading import answer
+from texts.matters.values import answer
 from texts.memo import LRU, size_of
 from texts.picture_text import Recurring
 from texts.reading import match as reading

@@ -67,7 +67,7 @@ def engine_answer(q: Question) -> object:
         assert isinstance(branch, Branch)
         return q.chart.generals.on(branch)
     if q.kind is Kind.SPIRIT:  # issue 18: where the first 類神 of the matter asked stands
-        from texts.matter_table import RULES
+        from texts.matters.table import RULES
 
         matter = dict(q.prompt.values)["matter"]
         return q.chart.generals.ground_of(RULES[matter].spirits[0].general)  # type: ignore[index]

@@ -333,9 +333,9 @@ def test_the_quiz_explains_in_japanese_as_before() -> None:
 
 
 def test_the_matter_sections_in_english_show_the_english() -> None:
-    from texts.matter_present import items, render_matters
-    from texts.matter_reading import answer
-    from texts.matters import MATTERS
+    from texts.matters.recognise import MATTERS
+    from texts.matters.sentences import items, render_matters
+    from texts.matters.values import answer
 
     seen = 0
     for chart in CHARTS[::97]:

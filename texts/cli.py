@@ -35,7 +35,7 @@ from texts.words.schools import school_line, school_options
 
 if TYPE_CHECKING:  # issue 21: the readings and the JSON schema are imported by the runs that print them,
     # not by every start (a chart alone starts ~10 ms of ~160 sooner without them)
-    from texts.matter_reading import MatterSection
+    from texts.matters.values import MatterSection
     from texts.reading import Reading
 
 
@@ -131,11 +131,11 @@ def _lang_argument(parser: argparse.ArgumentParser) -> None:
 
 
 class _Matters:
-    """The values of ``--matter``: texts.matters's keys and ``general``, read from it when argparse
+    """The values of ``--matter``: texts.matters.recognise's keys and ``general``, read from it when argparse
     first asks (a value given, ``--help``), so a start that asks no matter does not import it (issue 21)."""
 
     def __iter__(self) -> Iterator[str]:
-        from texts.matters import GENERAL, MATTERS
+        from texts.matters.recognise import GENERAL, MATTERS
 
         return iter((*(m.value for m in MATTERS), GENERAL))
 
@@ -341,7 +341,7 @@ def chart_json(
                 reason["text"] = explain(why, lang)
     if reading is not None:
         # issue 18 (schema 3): the matter sections first, then the general reading's entries
-        from texts.matter_present import matter_json
+        from texts.matters.sentences import matter_json
 
         data["reading"] = {"matters": [matter_json(m) for m in matters], "entries": reading_dict(reading, lang)}
     return data
@@ -359,7 +359,7 @@ def run(args: argparse.Namespace) -> int:
                 raise CastError("--question is empty: give the question, or leave the option out")
             reply = None
             if asked:
-                from texts.matter_reading import answer
+                from texts.matters.values import answer
 
                 reply = answer(chart, known, question=args.question, matter=args.matter)
             with_reading = args.reading or asked
@@ -391,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
                 print(render_text(chart, lang, with_trace=not args.no_trace and reading is None, known=known,
                                   with_patterns=reading is None))
                 if matters:  # issue 18: the matter section comes before the general reading
-                    from texts.matter_present import render_matters
+                    from texts.matters.sentences import render_matters
 
                     print(render_matters(matters, lang))
                 if reading is not None:
@@ -416,7 +416,7 @@ def run(args: argparse.Namespace) -> int:
 
             return quiz(args.level, args.questions, lang_from(args), args.seed, school_from(args))
         elif args.command == "matter":  # issue 18
-            from texts.matters import GENERAL, recognise
+            from texts.matters.recognise import GENERAL, recognise
 
             found = recognise(" ".join(args.text))
             print("\n".join(f.matter.value for f in found) if found else GENERAL)

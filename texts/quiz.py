@@ -39,8 +39,8 @@ from engine.terms import GENERALS, PATTERN_NAMES, General, Method, PatternName
 from texts.corpus import Unit, corpus
 from texts.corpus.normalize import normalize
 from texts.corpus.shown import original, translation_lines  # issue 25
-from texts.matter_table import RULES  # issue 18
-from texts.matters import MATTERS, Matter  # issue 18
+from texts.matters.recognise import MATTERS, Matter  # issue 18
+from texts.matters.table import RULES  # issue 18
 from texts.memo import remember
 from texts.render import lessons, ring
 from texts.words import Lang, text

@@ -28,8 +28,8 @@ from engine.facts import Facts
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
 from texts.corpus.shown import unit_lines
-from texts.matter_reading import answer
-from texts.matters import choose
+from texts.matters.recognise import choose
+from texts.matters.values import answer
 from texts.picture import Picture, Theme, draw, filename, kept, picture_key
 from texts.words.explain import explain
 

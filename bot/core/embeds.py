@@ -20,8 +20,8 @@ from engine.terms import General
 from texts import render as chart_text
 from texts.corpus import Unit
 from texts.corpus.shown import unit_lines
-from texts.matter_reading import MatterSection, answer
-from texts.matters import Matter
+from texts.matters.recognise import Matter
+from texts.matters.values import MatterSection, answer
 from texts.memo import LRU, size_of
 from texts.reading import Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
@@ -252,7 +252,7 @@ def chart_reply(
     known: Facts | None = None,
 ) -> ChartReply:
     """What /cast, /chart and /case show send: the matters the question names (or ``matter``: a key,
-    or ``general`` for none, overriding recognition; texts.matter_reading.answer) first, then the
+    or ``general`` for none, overriding recognition; texts.matters.values.answer) first, then the
     general reading, which refers back to a line the matters quoted instead of quoting it again."""
     if question or matter is not None:
         reply = answer(chart, known, question=question, matter=matter)

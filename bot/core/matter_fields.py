@@ -1,6 +1,6 @@
-"""The matter asked (issue 18) as embed fields: what texts.matter_present writes, laid out for Discord.
+"""The matter asked (issue 18) as embed fields: what texts.matters.sentences writes, laid out for Discord.
 
-Pure: ``matter_fields`` turns the matter sections of a reply (texts.matter_reading) into (name,
+Pure: ``matter_fields`` turns the matter sections of a reply (texts.matters.values) into (name,
 value) pairs in the order shown; bot.core.embeds splits them to Discord's field sizes and puts
 them first, before the chart's fields and the general reading. A quotation's field holds the
 classical original and what a reader of the language is shown under it
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from texts.corpus import Unit
 from texts.corpus.shown import unit_lines
-from texts.matter_present import Item, items
-from texts.matter_reading import MatterSection
+from texts.matters.sentences import Item, items
+from texts.matters.values import MatterSection
 
 from .words import Lang, text, word
 

@@ -21,7 +21,7 @@ from engine import Chart
 from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
-from texts.matters import Matter
+from texts.matters.recognise import Matter
 from texts.memo import LRU, last_one
 from texts.picture import hour_key
 

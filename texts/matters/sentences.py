@@ -1,14 +1,14 @@
-"""The matter sections of a reply written out for a reader (the presentation of texts/matter_reading.py).
+"""The matter sections of a reply written out for a reader (the presentation of texts/matters/values.py).
 
-:func:`items` turns a :class:`~texts.matter_reading.MatterSection` into :class:`Item` values: a
+:func:`items` turns a :class:`~texts.matters.values.MatterSection` into :class:`Item` values: a
 heading or a quotation with what is said beside it, in ``lang``; the terminal (:func:`render_matters`)
 and the bot lay those out. The words are texts/locales/<lang>/matter.toml. The classical original is
 shown as written; the seed's Japanese translation beside it for readers of Japanese and English,
 as in the general reading (texts/reading/sentences.py). The sentences come formatted from
-texts/matter_words.py's tables, which hold each for every value it can take.
+texts/matters/phrases.py's tables, which hold each for every value it can take.
 
     >>> from engine import cast_classical
-    >>> from texts.matter_reading import answer
+    >>> from texts.matters.values import answer
     >>> reply = answer(cast_classical("辛巳", "戌", "巳"), question="財布をなくしました。見つかりますか？")
     >>> items(reply.matters[0], "ja")[0].said
     ('問いの語「なくし」による（違うときは占事を指定できる）',)
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from engine.terms import General
 from texts.corpus import Corpus, corpus
 from texts.corpus.shown import seed_lines
-from texts.matter_reading import KinListing, MatterSection, PatternReading, Quote, SpiritReading
-from texts.matter_words import Phrases, grounds_sentence, phrases, quote_text
+from texts.matters.phrases import Phrases, grounds_sentence, phrases, quote_text
+from texts.matters.values import KinListing, MatterSection, PatternReading, Quote, SpiritReading
 from texts.words import Lang, text
 from texts.words.explain import show
 
@@ -54,7 +54,7 @@ def _quoted(quote: Quote, role: str, said: Sequence[str], p: Phrases) -> _Step:
 
 def _grounds(s: SpiritReading, p: Phrases) -> str:
     held = p.grounds.get(id(s.grounds))
-    if held is not None and held[0] is s.grounds:  # one of matter_table's rows (the phrases hold its sentence)
+    if held is not None and held[0] is s.grounds:  # one of matters.table's rows (the phrases hold its sentence)
         return held[1]
     return grounds_sentence(s.grounds, p.lang, p.texts)
 

@@ -29,7 +29,7 @@ from texts import shipped
 from texts.corpus.normalize import fold_char
 from texts.memo import remember
 
-DATA = Path(__file__).with_name("matters.toml")
+DATA = shipped.ROOT / "matters.toml"
 GENERAL = "general"  # the option value for no matter: the general reading only (§9.4)
 
 

@@ -1,6 +1,6 @@
 """The matter section's sentences in one language, formatted once for every value they can take (issue 18).
 
-What texts/matter_present.py says of a 類神 turns on a few small values — a general, a 地盤 and a
+What texts/matters/sentences.py says of a 類神 turns on a few small values — a general, a 地盤 and a
 天盤 branch, a month, a day stem, the 伝 and lessons it rides — and so do a mention, a quotation's
 lines and the 日辰 of marriage. :func:`phrases` formats each such sentence from the words of
 texts/locales/<lang>/matter.toml for every value it can take (12 generals × 12 branches × …), the
@@ -22,8 +22,8 @@ from engine.symbols import BRANCHES, STEMS
 from engine.terms import GENERALS, General, Position, Seat
 from texts.corpus import Corpus, Unit
 from texts.corpus.shown import original, seed_lines, translation_lines
-from texts.matter_table import TABLE, Ground
-from texts.matters import MATTERS, Matter
+from texts.matters.recognise import MATTERS, Matter
+from texts.matters.table import TABLE, Ground
 from texts.words import Lang, term, text, words
 from texts.words.explain import show
 

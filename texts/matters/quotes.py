@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from engine.symbols import BRANCHES
 from engine.terms import General, PatternName
 from texts.corpus import Corpus, Unit
-from texts.matter_table import TABLE, Mention
-from texts.matters import Matter
+from texts.matters.recognise import Matter
+from texts.matters.table import TABLE, Mention
 
 
 @dataclass(frozen=True, slots=True)

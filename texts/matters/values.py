@@ -3,8 +3,8 @@
 :func:`answer` is what a reply calls: it reads the matters of a question (or the one a caller chose),
 builds a :class:`MatterSection` per matter in §9.2's order, then the general reading with the units
 already quoted left out (it refers back instead), so that no unit is quoted twice in one reply.
-The words are written by texts/matter_present.py; nothing here is a sentence. Each unit is quoted
-once per reply through texts/matter_quotes.py, which holds the corpus's units as their quotations.
+The words are written by texts/matters/sentences.py; nothing here is a sentence. Each unit is quoted
+once per reply through texts/matters/quotes.py, which holds the corpus's units as their quotations.
 
 The reading quotes and states; it never sums lines into a verdict of its own. For each matter:
 
@@ -32,12 +32,12 @@ from engine.patterns import Patterns, classify
 from engine.symbols import BRANCHES, Branch, Stem
 from engine.terms import General, Input, Kin, PatternName, Position, Vigour
 from texts.corpus import Corpus, corpus
-from texts.matter_quotes import Quote, QuoteIndex, quote
-from texts.matter_table import ANY_MATTER, ON_INITIAL, RULES, Ground, MatterRules, Spirit
-from texts.matters import Found, Matter, choose
+from texts.matters.quotes import Quote, QuoteIndex, quote
+from texts.matters.recognise import Found, Matter, choose
+from texts.matters.table import ANY_MATTER, ON_INITIAL, RULES, Ground, MatterRules, Spirit
 from texts.reading import Reading, read
 
-__all__ = [  # Quote: texts/matter_quotes.py's, read here too
+__all__ = [  # Quote: texts/matters/quotes.py's, read here too
     "Answer", "DayAndBranch", "KinListing", "KinPlace", "MatterSection", "MentionReading", "PatternReading",
     "Quote", "Search", "SpiritReading", "Undecided", "answer", "read_matters",
 ]

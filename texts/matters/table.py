@@ -4,7 +4,7 @@ that ground them, the other generals' lines that speak of the matter, its patter
 Every ground and mention names a corpus unit by id; tests/test_matters.py checks that each exists,
 that each ground's ``words`` are the seed's (in the unit's original, or its translation for a
 〔訳〕 ground), and that the branches marked † here are exactly those the corpus flags unreachable.
-texts/matter_reading.py applies these tables (R1–R10).
+texts/matters/values.py applies these tables (R1–R10).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.symbols import Branch
 from engine.terms import General, Kin, PatternName
-from texts.matters import Matter
+from texts.matters.recognise import Matter
 
 G = General
 P = PatternName
