@@ -35,8 +35,10 @@ from texts.corpus import corpus
 from texts.corpus.scripts import foreign
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import GENERAL, MATTERS, Matter
-from texts.picture import draw, measure
-from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
+from texts.picture.draw import draw
+from texts.picture.glyphs import measure
+from texts.picture.layout import layout
+from texts.picture.shapes import CELL, MARGIN, RING_ROWS, Box
 from texts.words import LANGS
 from texts.words.schools import school_line
 

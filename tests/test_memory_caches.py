@@ -12,8 +12,7 @@ from engine.chart import cast_classical
 from engine.symbols import BRANCHES, PILLARS
 from texts.corpus import corpus
 from texts.matters.values import answer
-from texts.memo import LRU, size_of
-from texts.picture_text import Recurring
+from texts.memo import LRU, Recurring, size_of
 from texts.reading import match as reading
 
 

@@ -16,8 +16,10 @@ from engine.facts import facts
 from engine.school import DEFAULT_SCHOOL, School
 from texts.cli import chart_json, main
 from texts.find import find_charts
-from texts.picture import alt_text, measure
-from texts.picture_layout import MARGIN, MIN_TEXT, WIDTH, Text, layout
+from texts.picture.alt import alt_text
+from texts.picture.glyphs import measure
+from texts.picture.layout import layout
+from texts.picture.shapes import MARGIN, MIN_TEXT, WIDTH, Text
 from texts.render import render_text
 from texts.words import LANGS, Lang, text
 from texts.words.schools import school_line, school_options

@@ -20,8 +20,9 @@ from texts.corpus import corpus
 from texts.corpus.normalize import normalize
 from texts.corpus.scripts import foreign, foreign_char, japanese_only, japanese_only_characters, simplified_ok
 from texts.find import find_charts
-from texts.picture import alt_text, measure
-from texts.picture_layout import layout, texts_of
+from texts.picture.alt import alt_text
+from texts.picture.glyphs import measure
+from texts.picture.layout import layout, texts_of
 from texts.reading import read
 from texts.reading.sentences import render_reading
 from texts.render import render_text

@@ -447,7 +447,7 @@ def run(args: argparse.Namespace) -> int:
 def _write_png(chart: Chart, target: str, theme: str, lang: Lang, known: Facts | None = None) -> None:
     """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
     try:
-        from texts.picture import render_png
+        from texts.picture.draw import render_png
     except ModuleNotFoundError as error:  # issue 23: Pillow is the [picture] extra; say so, no traceback
         raise CastError(str(error)) from error
 

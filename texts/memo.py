@@ -50,7 +50,7 @@ from operator import attrgetter
 from threading import Lock
 from typing import Generic, Protocol, TypeVar, cast
 
-__all__ = ["LRU", "CacheInfo", "Remembered", "Sampled", "last_one", "remember", "size_of"]
+__all__ = ["LRU", "CacheInfo", "Recurring", "Remembered", "Sampled", "last_one", "remember", "size_of"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -141,6 +141,39 @@ class LRU(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+class Recurring(Generic[K, V]):
+    """Values kept by measured size once their key was asked for a second time; up to ``budget``
+    together (least recently used first out). The keys asked for once are remembered, the last
+    ``seen`` of them, without their values. Safe to share between the drawing threads (as ``LRU``)."""
+
+    def __init__(self, budget: int, seen: int = 512) -> None:
+        self._kept: LRU[K, V] = LRU(budget)
+        self._seen: LRU[K, bool] = LRU(seen)
+
+    def get(self, key: K, make: Callable[[], V], weigh: Callable[[V], int]) -> V:
+        """The value kept for ``key``, else ``make()`` (kept when ``key`` was asked for before)."""
+        found = self._kept.get(key)
+        if found is not None:
+            return found
+        made = make()
+        if self._seen.get(key) is None:
+            self._seen.put(key, True)
+        else:
+            self._kept.put(key, made, weigh(made))
+        return made
+
+    @property
+    def weight(self) -> int:
+        return self._kept.weight
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        self._kept.clear()
+        self._seen.clear()
 
 
 def last_one(compute: Callable[[A], V]) -> Callable[[A], V]:

@@ -30,7 +30,8 @@ from engine.terms import General
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import choose
 from texts.matters.values import answer
-from texts.picture import Picture, Theme, draw, filename, kept, picture_key
+from texts.picture.draw import Picture, draw, filename, kept, picture_key
+from texts.picture.raster import Theme
 from texts.words.explain import explain
 
 from .privacy import known_for

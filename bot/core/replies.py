@@ -23,7 +23,7 @@ from engine.facts import Facts
 from engine.terms import General
 from texts.matters.recognise import Matter
 from texts.memo import LRU, last_one
-from texts.picture import hour_key
+from texts.picture.draw import hour_key
 
 from . import embeds
 from .embeds import MOMENT_STAMP, ChartReply, chart_reply

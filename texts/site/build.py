@@ -29,10 +29,10 @@ from engine import classical
 from engine.chart import Chart
 from engine.symbols import PILLARS, Pillar
 from texts.corpus import corpus
-from texts.picture_fonts import LICENCE_FILE, font_bytes
+from texts.picture.fonts import LICENCE_FILE, font_bytes
+from texts.picture.svg import FONT_FAMILY, theme_css
 from texts.reading import Reading, read
 from texts.site import markdown, pages, paths, search
-from texts.site.svg import FONT_FAMILY, theme_css
 from texts.words import LANGS, Lang
 
 MARKER = ".liuren-site"

@@ -26,12 +26,12 @@ from texts.corpus.notes import says, unreachable_reason
 from texts.corpus.shown import original, seed_lines, shows_translation, translation, translation_marks
 from texts.corpus.translations import english
 from texts.memo import remember
-from texts.picture_layout import RING_ROWS
+from texts.picture.shapes import RING_ROWS
+from texts.picture.svg import chart_svg
 from texts.reading import Entry, Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
 from texts.render import derived
 from texts.site import paths
-from texts.site.svg import chart_svg
 from texts.words import LANGS, Lang, short, text
 from texts.words.explain import chart_name, explain, show
 

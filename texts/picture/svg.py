@@ -1,8 +1,8 @@
-"""The chart picture as inline SVG: the same layout texts/picture.py paints into a PNG.
+"""The chart picture as inline SVG: the same layout texts/picture/raster.py paints into a PNG.
 
 Why not the PNG: the picture's labels are the reader's language, so a site of four languages
 needs 5,760 pictures, and at ~100 KB each (2× for phones) they alone would be 576 MB against a
-200 MB budget. The layout (``texts.picture_layout.layout``) is font-agnostic shapes and texts; drawn
+200 MB budget. The layout (``texts.picture.layout.layout``) is font-agnostic shapes and texts; drawn
 as SVG with the same shipped font (embedded once, in the site's stylesheet) it is the same picture
 at ~8 KB, sharp at any zoom, in the page's light or dark colours (the picture's own two themes,
 ``texts.picture.THEMES``, as CSS variables), and its text can be selected and found.
@@ -17,10 +17,12 @@ import html
 
 from engine.chart import Chart
 from texts.memo import remember
-from texts.picture import THEMES, Theme, measure
-from texts.picture_alt import alt_text
-from texts.picture_fonts import font
-from texts.picture_layout import Box, Layout, Role, Text, layout
+from texts.picture.alt import alt_text
+from texts.picture.fonts import font
+from texts.picture.glyphs import measure
+from texts.picture.layout import layout
+from texts.picture.raster import THEMES, Theme
+from texts.picture.shapes import Box, Layout, Role, Text
 from texts.words import Lang
 
 FONT_FAMILY = "liuren-picture"

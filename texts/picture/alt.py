@@ -12,7 +12,7 @@ from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import classify
 from engine.symbols import BRANCHES
-from texts.picture_layout import hour_span, term
+from texts.picture.shapes import hour_span, term
 from texts.words import Lang, solar_term, text
 from texts.words.explain import chart_name
 from texts.words.schools import school_line

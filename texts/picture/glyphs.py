@@ -1,31 +1,24 @@
 """The chart picture's texts as pixels: measured, placed and rasterised at the size they are drawn,
-and what of that is kept between pictures (issue 21: by what it weighs, not by count).
+and what of that is kept between pictures (by what it weighs, not by count).
 
 Short texts (branches, stems, generals, 地盤X) recur on every chart and are few: all are kept.
 Longer ones are often one chart's own (its title 甲子日 午時, its moment, its pillars: 720 titles
 alone would hold ~30 MB), while others are labels many charts repeat (課名 重審, 旬空 午未): a long
-text is kept only once a second picture asks for it (:class:`Recurring`), within a byte budget,
+text is kept only once a second picture asks for it (``texts.memo.Recurring``), within a byte budget,
 so a chart's own texts are drawn and let go and the shared labels stay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
-
 from PIL import Image, ImageDraw
 
-from texts.memo import LRU, remember
-from texts.picture_fonts import Weight, font
+from texts.memo import remember
+from texts.picture.fonts import Weight, font
 
-__all__ = ["SCALE", "SHORT", "Recurring", "glyphs", "measure", "place"]
+__all__ = ["SCALE", "SHORT", "glyphs", "measure", "place"]
 
 SCALE = 2  # the picture is drawn at 2× its display size
 SHORT = 3  # texts of at most this many characters are kept whatever they weigh
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
 
 def _weight(bold: bool) -> Weight:
     return "bold" if bold else "regular"
@@ -59,43 +52,10 @@ _short_glyphs = remember(1024)(_rasterise)
 
 def glyphs(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """``value`` rasterised: a short text from the cache when it was drawn before; a long one is
-    drawn each time it is asked for (its inked forms are what is kept, see :class:`Recurring`)."""
+    drawn each time it is asked for (its inked forms are what is kept, texts/picture/raster.py)."""
     if len(value) <= SHORT:
         return _short_glyphs(value, size, bold, anchor)
     return _rasterise(value, size, bold, anchor)
-
-
-class Recurring(Generic[K, V]):
-    """Values kept by measured size once their key was asked for a second time; up to ``budget``
-    together (least recently used first out). The keys asked for once are remembered, the last
-    ``seen`` of them, without their values. Safe to share between the drawing threads (as ``LRU``)."""
-
-    def __init__(self, budget: int, seen: int = 512) -> None:
-        self._kept: LRU[K, V] = LRU(budget)
-        self._seen: LRU[K, bool] = LRU(seen)
-
-    def get(self, key: K, make: Callable[[], V], weigh: Callable[[V], int]) -> V:
-        """The value kept for ``key``, else ``make()`` (kept when ``key`` was asked for before)."""
-        found = self._kept.get(key)
-        if found is not None:
-            return found
-        made = make()
-        if self._seen.get(key) is None:
-            self._seen.put(key, True)
-        else:
-            self._kept.put(key, made, weigh(made))
-        return made
-
-    @property
-    def weight(self) -> int:
-        return self._kept.weight
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-    def clear(self) -> None:
-        self._kept.clear()
-        self._seen.clear()
 
 
 def pixels(*images: Image.Image) -> int:

@@ -4,7 +4,7 @@ Pure and font-agnostic apart from a ``measure`` function the painter passes in (
 can be fitted). Coordinates are at 1× (the size the picture is displayed at); the painter draws
 at 2×. No text is smaller than ``MIN_TEXT`` px at 1×, so it stays readable on a phone.
 
-What is drawn (issue 11): the header (day, hour, 月将, 課名, moment and zone, the four pillars,
+What is drawn: the header (day, hour, 月将, 課名, moment and zone, the four pillars,
 旬空, 貴人 晝/夜 順/逆); the 天地盤 as the square ring, each cell at its fixed 地盤 place with the
 天将 (top left), the 天盤 branch (large) and the 地盤 branch (small, bottom right), the day stem's
 寄宮 and the hour tagged, 空亡 tagged and coloured; the 四課 right to left; the 三伝 with 遁干,
@@ -14,126 +14,32 @@ What is drawn (issue 11): the header (day, hour, 月将, 課名, moment and zone
 from __future__ import annotations
 
 import re
-import string
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import Literal, get_args
+from collections.abc import Iterable
 
 from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import classify
-from engine.school import NobleTable
-from engine.symbols import Branch, Stem
-from engine.terms import Frame, General, Kin, Method, PatternName, Position, Relation, Vigour
-from texts.words import LANGS, Lang, solar_term, text, words
-from texts.words import term as words_term
+from engine.symbols import Branch
+from engine.terms import General
+from texts.picture.shapes import (
+    CELL,
+    MARGIN,
+    MIN_TEXT,
+    RING_ROWS,
+    WIDTH,
+    Anchor,
+    Box,
+    Item,
+    Layout,
+    Measure,
+    Role,
+    Text,
+    hour_span,
+    term,
+)
+from texts.words import Lang, solar_term, text
 from texts.words.explain import chart_name
 from texts.words.schools import school_line
-
-Role = Literal[
-    "bg", "panel", "grid", "fg", "muted", "general", "noble", "accent", "accent_bg", "void",
-    "lodging", "hour", "badge_text",
-    "spirit",  # issue 18: the outline of a 類神's cell
-]
-Anchor = Literal["la", "ls", "lm", "ma", "ms", "mm", "ra", "rs", "rm"]
-Measure = Callable[[str, int, bool], float]  # (text, size, bold) → width in px at 1×
-
-WIDTH = 440
-MARGIN = 20
-CELL = 100  # one ring cell, square
-MIN_TEXT = 14
-
-# 地盤 places of the square ring, row by row, south at the top as the books print it.
-RING_ROWS = ("巳午未申", "辰  酉", "卯  戌", "寅丑子亥")
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A string drawn at (x, y) by ``anchor`` (Pillow's anchors: l/m/r then a/s/m)."""
-
-    x: float
-    y: float
-    text: str
-    size: int
-    role: Role
-    bold: bool = False
-    anchor: Anchor = "ls"
-
-
-@dataclass(frozen=True, slots=True)
-class Box:
-    """A rectangle, filled and/or outlined; ``radius`` rounds its corners."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    fill: Role | None = None
-    outline: Role | None = None
-    width: int = 1
-    radius: int = 0
-
-
-Item = Text | Box
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """A whole picture at 1×: its size and what to draw, in drawing order."""
-
-    width: int
-    height: int
-    items: tuple[Item, ...]
-
-
-def term(value: object, lang: Lang) -> str:
-    """An engine value (伝, 六親, 剋/賊, 課名 part, 天将) as ``lang`` writes it (``texts.words.term``);
-    anything that is not a domain enum is drawn as its own characters."""
-    return words_term(value, lang) if isinstance(value, IntEnum) else str(value)
-
-
-def hour_span(chart: Chart) -> str:
-    """The day and the 時 of the chart's moment as the picture shows them, ``2026-11-29 13:00-15:00``:
-    the picture is the same for every minute of a 時 (issue 21), the minute is in the embed."""
-    m = chart.moment
-    if m is None:
-        return ""
-    start = (2 * int(m.hour.branch) - 1) % 24
-    return f"{m.local:%Y-%m-%d} {start:02d}:00-{(start + 2) % 24:02d}:00"
-
-
-def _literals(template: str) -> str:
-    return "".join(literal for literal, _, _, _ in string.Formatter().parse(template))
-
-
-# Domain values the picture draws: where a language has no word of its own, their names are drawn.
-_DRAWN_ENUMS: tuple[type[IntEnum], ...] = (
-    Stem, Branch, General, Position, Method, Frame, Relation, Kin, Vigour, PatternName,
-)
-# Other words the picture draws: the school options line and the 中気's name.
-_DRAWN_WORDS = ("picture.", "school.", "solar_term.", "list.sep", "list.name_sep", "matter.picture")
-
-
-def drawable_characters() -> frozenset[str]:
-    """Every character the picture may draw, in any language: what the shipped font must hold.
-
-    The literal parts of every ``picture.*`` word and of the ``term.*`` words of the domain values
-    it draws, in every language, and of the school options and the solar terms; the names of those
-    values (stems, branches, generals, 伝, 課名, 剋/賊, 六親, 旺相休囚死, 課体), and printable ASCII
-    (dates, zone names and their abbreviations are ASCII).
-    """
-    chars: set[str] = set(string.printable) - set(string.whitespace) | {" ", "\u3000"}
-    prefixes = (*_DRAWN_WORDS, *(f"term.{kind.__name__}." for kind in _DRAWN_ENUMS))
-    for lang in LANGS:
-        for key, template in words()[lang].items():
-            if key.startswith(prefixes):
-                chars |= set(_literals(template))
-    for kind in _DRAWN_ENUMS:
-        for member in kind:
-            chars |= set(member.name)
-    chars |= set("".join(get_args(NobleTable)))  # the school line names the 貴人 table
-    return frozenset(chars)
 
 
 def _fit(measure: Measure, value: str, size: int, bold: bool, room: float) -> int:

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from importlib import resources
 from io import BytesIO
-from pathlib import Path
 from typing import Literal
 
 from PIL import ImageFont
 
+from texts import shipped
 from texts.memo import remember
 
 Weight = Literal["regular", "bold"]
-FONT_DIR = Path(__file__).with_name("fonts")
+FONT_DIR = shipped.ROOT / "fonts"
 FONT_FILES: dict[Weight, str] = {
     "regular": "NotoSansCJKjp-Regular.subset.otf",
     "bold": "NotoSansCJKjp-Bold.subset.otf",
