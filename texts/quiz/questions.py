@@ -21,11 +21,11 @@ from texts.matters.recognise import MATTERS
 from texts.matters.table import RULES
 from texts.memo import remember
 from texts.quiz.values import (
-    _PATTERN_GROUPS,
     LEVEL_KINDS,
     LEVEL_TOPICS,
     METHOD_PATTERNS,
     NEIGHBOURS,
+    PATTERN_GROUPS,
     Answer,
     Explanation,
     Kind,
@@ -174,7 +174,7 @@ def _ask_pattern(chart: Chart, n: int, rng: random.Random) -> tuple[_Asked, tupl
     answer = rng.choice(beyond or list(held))
     # Never offer as wrong a 課体 the chart carries or one its missing inputs leave open.
     ruled_out = set(held) | {u.name for u in found.undecided}
-    near = [p for group in _PATTERN_GROUPS if answer in group for p in group if p not in ruled_out]
+    near = [p for group in PATTERN_GROUPS if answer in group for p in group if p not in ruled_out]
     rest = [p for p in PATTERN_NAMES if p not in ruled_out]
     return (Prompt("pattern"), answer, _pick(answer, [near, rest], n, rng)), held[answer].reasons
 

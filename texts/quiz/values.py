@@ -100,7 +100,7 @@ assert set(NEIGHBOURS) == set(Method)
 
 # 課体 students mix up with one another (each group shares a test: the 三伝's 孟仲季 or 三合, the 初's
 # standing, the lessons' 剋 …); a wrong choice for a 課体 comes from its groups first.
-_PATTERN_GROUPS: tuple[tuple[PatternName, ...], ...] = tuple(
+PATTERN_GROUPS: tuple[tuple[PatternName, ...], ...] = tuple(
     tuple(PatternName[n] for n in group.split()) for group in (
         "元首 重審 知一 見機 察微", "蒿矢 弾射 昴星 別責", "伏吟 自任 自信 反吟 無依 八専 帷簿",
         "冬蛇掩目 虎視転蓬 昴星", "龍首 富貴 官爵 龍戦", "斫輪 鋳印 高蓋乗軒", "蕪淫 淫女 乱首 贅婿",
