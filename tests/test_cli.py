@@ -280,3 +280,35 @@ def test_help_is_as_wide_as_the_terminal_says(columns: int, monkeypatch: pytest.
     usage = out[: out.index("\n\n")].splitlines()
     widest = max(len(line) for line in usage)
     assert columns - 16 < widest <= columns - 2, usage
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["site", "path", "2026\n11"],  # argparse names the arguments it does not know as given
+        ["lookup", "ない\n言葉"],  # the lookup quotes the term it could not find
+        ["lookup", "貴人", "子\u2028丑"],  # a line separator breaks a line in a terminal too
+        ["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--png", "{tmp}/no\nsuch/x.png"],
+        ["cast", "--tz", "Asia\rTokyo"],
+    ],
+)
+def test_an_error_is_one_line_whatever_the_arguments_hold(argv: list[str], tmp_path: object,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A newline (or any control or separator character) in an argument is written as its escape:
+    the error stays the one line a script or a reader expects."""
+    try:
+        code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    except SystemExit as done:  # argparse's usage errors end the process
+        code = done.code
+    err = capsys.readouterr().err
+    assert code != 0 and err.endswith("\n") and err.count("\n") == 1, err
+    assert "\r" not in err and "\u2028" not in err, err
+
+
+def test_the_lookup_command_says_its_errors_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m texts`` (texts/cli/lookup.py) too: an unknown option is quoted on one line."""
+    from texts.cli.lookup import main as lookup
+
+    assert lookup(["--no\npe"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--no\\npe" in err, err

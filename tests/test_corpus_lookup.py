@@ -15,8 +15,8 @@ import pytest
 import texts
 from engine.symbols import Branch
 from engine.terms import General
-from texts.__main__ import find
-from texts.__main__ import main as cli_main
+from texts.cli.lookup import find
+from texts.cli.lookup import main as cli_main
 from texts.corpus import canonical_general, corpus
 from texts.corpus.normalize import normalize
 

@@ -25,7 +25,7 @@ from engine.school import School
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import GENERALS, General
 from texts import shipped
-from texts.__main__ import main as cli_main
+from texts.cli.lookup import main as cli_main
 from texts.corpus import BROKEN, DATA, CorpusError, corpus, parse
 from texts.corpus.normalize import normalize
 

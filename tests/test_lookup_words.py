@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from texts.__main__ import main
 from texts.cli import main as liuren
+from texts.cli.lookup import main
 from texts.corpus import corpus
 from texts.corpus.notes import NOTES, NotesWordsError, load, note_key, says, unreachable_reason
 from texts.corpus.scripts import foreign

@@ -199,7 +199,8 @@ def test_the_units_documentation_is_the_published_admin_guide() -> None:
 
 
 def test_cli_help_points_at_the_published_rules(capsys: pytest.CaptureFixture[str]) -> None:
-    from texts.cli import RULES_URL, main
+    from texts.cli import main
+    from texts.cli.liuren import RULES_URL
 
     assert published(RULES_URL) == ROOT / "docs" / "rules.md"
     assert "## School options" in (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -302,6 +303,6 @@ def test_every_published_url_in_the_code_names_a_file_of_this_tree() -> None:
             if path.suffix in (".py", ".toml", ".service") and "__pycache__" not in path.parts:
                 where = path.relative_to(ROOT).as_posix()
                 found += [(url.rstrip("."), where) for url in pattern.findall(path.read_text(encoding="utf-8"))]
-    assert {"texts/cli.py", "deploy/liuren-bot.service", "bot/__main__.py"} <= {w for _, w in found}, found
+    assert {"texts/cli/liuren.py", "deploy/liuren-bot.service", "bot/__main__.py"} <= {w for _, w in found}, found
     missing = [(url, where) for url, where in found if not published(url).is_file()]
     assert not missing, missing

@@ -21,8 +21,9 @@ from engine.facts import Facts, facts
 from engine.patterns import classify
 from engine.symbols import BRANCHES, PILLARS
 from engine.terms import General, Sex, Vigour
+from texts.cli import picture as picture_command
 from texts.picture import draw as picture
-from texts.picture import golden, raster
+from texts.picture import raster
 from texts.picture.alt import alt_text
 from texts.picture.draw import SCALE, clear_cache, filename, render_png
 from texts.picture.fonts import FONT_DIR, FONT_FILES, cmap
@@ -245,7 +246,7 @@ def _difference(png: bytes, golden: Path) -> tuple[float, float]:
 @pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("name", ["fuyin", "chongshen"])
 def test_matches_the_golden_image(name: str, theme: raster.Theme) -> None:
-    """Regenerate after an intended change with: python -m texts.picture --regenerate-golden"""
+    """Regenerate after an intended change with: python -m texts.cli.picture --regenerate-golden"""
     golden = GOLDEN_DIR / f"{name}-{theme}.png"
     mean, changed = _difference(render_png(golden_charts()[name], theme=theme, lang="ja"), golden)
     assert mean < 0.5 and changed < 0.002, f"{golden.name}: mean diff {mean:.3f}, {changed:.2%} of pixels changed"
@@ -346,14 +347,15 @@ def test_command_line_writes_a_picture_and_says_what_it_shows(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "chart.png"
     args = ["--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--theme", "light", "--out", str(out)]
-    assert golden.main(args) == 0
+    assert picture_command.main(args) == 0
     chart = cast_classical("甲子", "亥", "午")
     assert out.read_bytes() == render_png(chart, theme="light")
     assert capsys.readouterr().out.strip() == alt_text(chart, "ja")
 
 
 def test_command_line_refuses_a_bad_day_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert golden.main(["--day", "甲丑", "--yuejiang", "亥", "--hour", "午", "--out", str(tmp_path / "x.png")]) == 2
+    out = str(tmp_path / "x.png")
+    assert picture_command.main(["--day", "甲丑", "--yuejiang", "亥", "--hour", "午", "--out", out]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "甲丑" in err
     assert not (tmp_path / "x.png").exists()

@@ -20,6 +20,7 @@ from engine.school import DEFAULT_SCHOOL, School
 from engine.symbols import Branch
 from engine.terms import Method
 from texts.cli import main as cli_main
+from texts.cli.quiz import Score, play
 from texts.quiz import (
     LEVEL_TOPICS,
     METHOD_PATTERNS,
@@ -41,7 +42,6 @@ from texts.quiz import (
     topic_of,
     topics,
 )
-from texts.quiz_cli import Score, play
 from texts.render import lessons, ring
 from texts.words import LANGS, Lang, text, words
 from texts.words.explain import chart_name, explain

@@ -26,8 +26,8 @@ from engine.terms import General, Kin, Relation, Role, Seat
 from engine.transmissions import shehai_depth
 from testkit import classical
 from testkit.classical import read  # issue 23: texts.reading.read, each chart read once per run
-from texts.cli import build_parser, run
 from texts.cli import main as cli_main
+from texts.cli.liuren import build_parser, run
 from texts.corpus import corpus
 from texts.corpus.shown import original
 from texts.quiz import Kind, ask, render_board
@@ -60,7 +60,7 @@ _PARSER = build_parser()
 
 def printed(index: int, lang: Lang) -> str:
     """What `liuren cast --day … --yuejiang … --hour … --reading --lang …` prints for CHARTS[index]:
-    the real CLI path (texts/cli.py: run), one parser for all."""
+    the real CLI path (texts/cli/liuren.py: run), one parser for all."""
     return _printed_in_every_language(index)[lang]
 
 

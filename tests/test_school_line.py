@@ -14,8 +14,9 @@ import pytest
 from engine import cast, cast_classical
 from engine.facts import facts
 from engine.school import DEFAULT_SCHOOL, School
-from texts.cli import chart_json, main
-from texts.find import find_charts
+from texts.cli import main
+from texts.cli.cast import chart_json
+from texts.cli.find import find_charts
 from texts.picture.alt import alt_text
 from texts.picture.glyphs import measure
 from texts.picture.layout import layout

@@ -15,11 +15,11 @@ from engine.classical import classical_charts
 from engine.facts import facts
 from engine.school import DEFAULT_SCHOOL
 from engine.terms import GENERALS, PatternName
-from texts.cli import chart_json
+from texts.cli.cast import chart_json
+from texts.cli.find import find_charts
 from texts.corpus import corpus
 from texts.corpus.normalize import normalize
 from texts.corpus.scripts import foreign, foreign_char, japanese_only, japanese_only_characters, simplified_ok
-from texts.find import find_charts
 from texts.picture.alt import alt_text
 from texts.picture.glyphs import measure
 from texts.picture.layout import layout, texts_of

@@ -23,10 +23,10 @@ from engine.classical import HOURS, classical_charts, classical_of
 from engine.generals import is_daytime
 from engine.symbols import BRANCHES, PILLARS
 from texts.cli import main as cli
+from texts.cli.find import find_charts
 from texts.corpus import corpus
 from texts.corpus.normalize import normalize
 from texts.corpus.scripts import foreign
-from texts.find import find_charts
 from texts.reading import read
 from texts.site import chart_path, chart_url
 from texts.site import paths as site_paths

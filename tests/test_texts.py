@@ -18,7 +18,7 @@ import pytest
 import texts
 from engine.terms import GENERALS as ENGINE_GENERALS
 from texts import shipped
-from texts.__main__ import main as cli_main
+from texts.cli.lookup import main as cli_main
 from texts.corpus import DATA, Corpus, CorpusError, Unit, corpus, load, parse
 from texts.corpus.normalize import normalize
 

@@ -22,10 +22,10 @@ import pytest
 from engine import cast_classical
 from engine.school import DEFAULT_SCHOOL
 from testkit import classical
-from texts.__main__ import format_unit
-from texts.__main__ import main as texts_main
 from texts.cli import main as liuren
-from texts.cli import reading_dict
+from texts.cli.cast import reading_dict
+from texts.cli.lookup import format_unit
+from texts.cli.lookup import main as texts_main
 from texts.corpus import Unit, corpus
 from texts.corpus import shown as shown_units
 from texts.corpus.scripts import foreign

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from engine.chart import CastError, Chart, cast, cast_classical
+from texts.cli.errors import say
 from texts.site.paths import chart_path
 from texts.when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
 from texts.words import LANGS, Lang, language_of
@@ -86,9 +86,6 @@ def run(args: argparse.Namespace) -> int:
     if args.docs is not None:
         kwargs["docs"] = Path(args.docs)
     summary = build(Path(args.dir), args.lang or LANGS, **kwargs)
-    print(
-        f"site: {summary.pages} pages, {summary.files} files, {summary.size / 1e6:.1f} MB in {summary.seconds:.1f} s"
-        f" → {Path(args.dir) / 'index.html'}",
-        file=sys.stderr,
-    )
+    say(f"site: {summary.pages} pages, {summary.files} files, {summary.size / 1e6:.1f} MB in {summary.seconds:.1f} s"
+        f" → {Path(args.dir) / 'index.html'}")
     return 0

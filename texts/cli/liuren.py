@@ -18,24 +18,19 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from engine.chart import CastError, Chart, cast, cast_classical
-from engine.classical import classical_charts
-from engine.facts import Facts, facts
-from engine.school import School
-from engine.symbols import parse_branch
-from engine.terms import FIRST_YEAR, LAST_YEAR, Sex
+from engine.chart import CastError
+from engine.terms import FIRST_YEAR, LAST_YEAR
+from texts.cli.cast import chart_and_facts, chart_json, lang_from, school_from, table, table_line, write_png
+from texts.cli.errors import one_line, say
 from texts.render import render_text
-from texts.when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
-from texts.words import LANGS, Lang, language_of
-from texts.words.explain import explain
-from texts.words.schools import school_line, school_options
+from texts.when import ACCEPTED_FORMS
+from texts.words import LANGS
+from texts.words.schools import school_line
 
 if TYPE_CHECKING:  # issue 21: the readings and the JSON schema are imported by the runs that print them,
     # not by every start (a chart alone starts ~10 ms of ~160 sooner without them)
-    from texts.matters.values import MatterSection
     from texts.reading import Reading
 
 
@@ -71,7 +66,7 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 # issue 23: where docs/rules.md is for those who installed a wheel (pyproject.toml [project.urls]
@@ -202,8 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     # issue 18: which matters a question names (docs/rules.md §9.4)
     mt = sub.add_parser("matter", help="the matters a question names, one key per line ('general' when none)")
     mt.add_argument("text", nargs="+", help="the question, e.g. 財布をなくしました")
-    # issue 24 (the study site): `liuren site build DIR`, `liuren site path` — texts/site/command.py
-    from texts.site.command import add_parser as _site_parser
+    # issue 24 (the study site): `liuren site build DIR`, `liuren site path` — texts/cli/site.py
+    from texts.cli.site import add_parser as _site_parser
 
     _site_parser(sub)
     # end issue 24
@@ -218,133 +213,6 @@ def _birth_year(text: str) -> int:
     if not FIRST_YEAR <= year <= LAST_YEAR:
         raise argparse.ArgumentTypeError(f"{year} is outside {FIRST_YEAR}–{LAST_YEAR}")
     return year
-
-
-def school_from(args: argparse.Namespace) -> School:
-    return School(
-        day_changes_at_23=args.day_change == "23",
-        noble_table=args.noble,
-        fuyin_repeat_clash=args.fuyin_repeat_clash,
-        shehai_depth_first=args.shehai_depth,
-        maoxing_by_day=args.maoxing_by_day,
-        tengshe_whenever_seen=args.tengshe_whenever_seen,  # issue 18
-    )
-
-
-def lang_from(args: argparse.Namespace) -> Lang:
-    chosen: Lang | None = args.lang
-    return chosen if chosen is not None else language_of(os.environ.get("LIUREN_LANG") or "ja")
-
-
-def _blank(name: str, value: str | None) -> None:
-    if value is not None and not value.strip():
-        raise CastError(f"{name} is empty: give a value or leave the option out")
-
-
-def chart_from(args: argparse.Namespace, now: datetime | None = None) -> Chart:
-    """The chart the ``cast`` arguments ask for; ``CastError`` for anything unreadable or contradictory."""
-    for name in ("at", "when", "tz", "day", "yuejiang", "hour"):
-        _blank(f"--{name}" if name != "when" else "the moment", getattr(args, name))
-    school = school_from(args)
-    moment_text = args.at if args.at is not None else args.when
-    if args.at is not None and args.when is not None:
-        raise CastError("give the moment once: either as an argument or with --at")
-    if args.day is not None or args.hour is not None:
-        if moment_text is not None:
-            raise CastError("--day/--hour cast from the classical inputs: leave out the moment (or drop --day/--hour)")
-        if args.tz is not None:
-            raise CastError("--tz has no meaning with --day/--hour (no calendar is used)")
-        missing = [name for name in ("day", "yuejiang", "hour") if getattr(args, name) is None]
-        if missing:
-            raise CastError(
-                "casting from the classical inputs needs --day, --yuejiang and --hour "
-                f"(missing: {', '.join('--' + m for m in missing)})"
-            )
-        return cast_classical(args.day, args.yuejiang, args.hour, school=school)
-    zone = args.tz if args.tz is not None else default_zone()
-    try:
-        at = parse_when(moment_text or "now", zone, now or datetime.now(UTC))
-    except WhenError as error:
-        raise CastError(str(error)) from None
-    override = parse_branch(args.yuejiang) if args.yuejiang is not None else None
-    return cast(at, school=school, yuejiang=override)
-
-
-def chart_and_facts(args: argparse.Namespace) -> tuple[Chart, Facts]:
-    """The chart of the ``cast`` arguments and its facts (with the querent's birth data if given)."""
-    chart = chart_from(args)
-    sex = Sex[args.sex] if args.sex is not None else None
-    return chart, facts(chart, birth_year=args.birth_year, sex=sex)
-
-
-def table(school: School, hour: str) -> list[Chart]:
-    """All 720 charts: each day with the 月将 set so the plate turns by 0 … 11."""
-    return list(classical_charts(school, hours=(parse_branch(hour),)))
-
-
-def table_line(chart: Chart) -> str:
-    from engine.patterns import detect
-
-    lessons = " ".join(f"{x.upper}{x.lower}" for x in reversed(chart.lessons))
-    steps = "".join(str(b) for b in chart.transmissions.branches)
-    named = "・".join(p.name.name for p in detect(chart))
-    name = chart.transmissions.name
-    return f"{chart.day} {chart.yuejiang}加{chart.hour}  四課 {lessons}  三伝 {steps}  {name}  [{named}]"
-
-
-def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
-    """The reading as JSON: each entry's section, role, position, the unit shown, and what is said."""
-    from texts.corpus.shown import original, translation, unit_translations
-    from texts.reading.sentences import notes, role_label  # issue 21: as the reading
-
-    return [
-        {
-            "section": e.section._name_,  # _name_: .name is a Python-level property (issue 23)
-            "role": e.role._name_,
-            "position": None if e.position is None else e.position._name_,
-            "same_as": None if e.same_as is None else e.same_as._name_,
-            "excluded": e.excluded,
-            "names": list(e.names),
-            "notes": notes(e, lang),
-            "label": role_label(e, lang),
-            "unit": None
-            if e.unit is None
-            else {
-                "id": e.unit.id,
-                "lines": list(e.unit.lines),
-                "original": e.unit.original,
-                "translation": e.unit.translation,
-                "shown": {"original": original(e.unit, lang), "translation": translation(e.unit)},  # lang: its sic mark
-                "translations": unit_translations(e.unit, lang),  # issue 25: {"ja": the seed's, "en": the project's}
-            },
-        }
-        for e in result.entries
-    ]
-
-
-def chart_json(
-    chart: Chart, known: Facts, lang: Lang, reading: Reading | None, matters: tuple[MatterSection, ...] = ()
-) -> dict[str, Any]:
-    """The engine's JSON with each reason's text in ``lang`` added (schema 3, engine/schema.py)."""
-    from engine.schema import to_dict  # issue 21: imported by the runs that print JSON
-
-    data = to_dict(chart, known)
-    data["lang"] = lang
-    # issue 19: the school options that are not the defaults, by name and as a sentence (None: defaults)
-    data["school_options"] = {"changed": list(school_options(chart.school)), "text": school_line(chart.school, lang)}
-    for item, why in zip(data["trace"], chart.transmissions.trace, strict=True):
-        item["text"] = explain(why, lang)
-    found = reading.patterns if reading is not None else None
-    if found is not None:
-        for item, p in zip(data["patterns"], found.held, strict=True):
-            for reason, why in zip(item["reasons"], p.reasons, strict=True):
-                reason["text"] = explain(why, lang)
-    if reading is not None:
-        # issue 18 (schema 3): the matter sections first, then the general reading's entries
-        from texts.matters.sentences import matter_json
-
-        data["reading"] = {"matters": [matter_json(m) for m in matters], "entries": reading_dict(reading, lang)}
-    return data
 
 
 def run(args: argparse.Namespace) -> int:
@@ -373,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
                 reading = None
             matters = reply.matters if reply is not None else ()
             if args.png is not None:
-                _write_png(chart, args.png, args.theme, lang, known)
+                write_png(chart, args.png, args.theme, lang, known)
                 if args.png == "-":
                     return 0  # the picture is the output: no text mixed into the PNG stream
             if args.json:
@@ -412,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
                     print(school)
                 print("\n".join(table_line(c) for c in charts))
         elif args.command == "quiz":
-            from texts.quiz_cli import main as quiz
+            from texts.cli.quiz import main as quiz
 
             return quiz(args.level, args.questions, lang_from(args), args.seed, school_from(args))
         elif args.command == "matter":  # issue 18
@@ -420,46 +288,28 @@ def run(args: argparse.Namespace) -> int:
 
             found = recognise(" ".join(args.text))
             print("\n".join(f.matter.value for f in found) if found else GENERAL)
-        elif args.command == "site":  # issue 24: the study site (texts/site/command.py)
-            from texts.site.command import run as site
+        elif args.command == "site":  # issue 24: the study site (texts/cli/site.py)
+            from texts.cli.site import run as site
 
             return site(args)
         elif args.command == "find":
-            from texts.find import find_charts
+            from texts.cli.find import find_charts
 
             lines = find_charts(args.term, school_from(args), lang_from(args))
             print("\n".join(lines))
         else:
-            from texts.__main__ import lookup
+            from texts.cli.lookup import lookup
 
             return lookup(args.terms, lang_from(args))  # issue 25: in the reader's language
     except (ValueError, LookupError) as error:  # CastError, CalendarError, unknown terms: each says what is accepted
-        print(f"liuren: error: {error}", file=sys.stderr)
+        say(f"liuren: error: {error}")
         return 2
     except BrokenPipeError:
         raise  # `| head` closed the pipe: guarded() ends quietly
     except OSError as error:  # --png into a folder that does not exist, a read-only file …
-        print(f"liuren: error: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
+        say(f"liuren: error: cannot write {error.filename}: {error.strerror}")
         return 1
     return 0
-
-
-def _write_png(chart: Chart, target: str, theme: str, lang: Lang, known: Facts | None = None) -> None:
-    """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
-    try:
-        from texts.picture.draw import render_png
-    except ModuleNotFoundError as error:  # issue 23: Pillow is the [picture] extra; say so, no traceback
-        raise CastError(str(error)) from error
-
-    png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang, known=known)  # 本命 行年 (#19)
-    if target == "-":
-        sys.stdout.buffer.write(png)
-        sys.stdout.flush()
-        return
-    if not target.strip():
-        raise CastError("--png needs a file name (or '-' for standard output)")
-    with open(target, "wb") as out:
-        out.write(png)
 
 
 def guarded(job: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
