@@ -385,7 +385,7 @@ def test_an_english_quotation_gives_the_projects_english_and_its_marks_before_th
     the seed's Japanese (the order of texts.corpus.shown.translation_lines), on the site as elsewhere."""
     from texts.corpus import corpus
     from texts.corpus.translations import english
-    from texts.site.pages import quotation
+    from texts.site.charts import quotation
 
     unit = corpus().get("general.騰蛇")
     own = english(unit.id)

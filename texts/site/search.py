@@ -25,7 +25,7 @@ from texts.corpus.normalize import fold_char, normalize
 from texts.corpus.translations import english
 from texts.reading import Reading
 from texts.site import paths
-from texts.site.pages import chart_label
+from texts.site.charts import chart_label
 from texts.words import Lang, corpus_name, term, text
 from texts.words.explain import chart_name
 
