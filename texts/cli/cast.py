@@ -33,7 +33,7 @@ def school_from(args: argparse.Namespace) -> School:
         fuyin_repeat_clash=args.fuyin_repeat_clash,
         shehai_depth_first=args.shehai_depth,
         maoxing_by_day=args.maoxing_by_day,
-        tengshe_whenever_seen=args.tengshe_whenever_seen,  # issue 18
+        tengshe_whenever_seen=args.tengshe_whenever_seen,
     )
 
 
@@ -101,11 +101,11 @@ def table_line(chart: Chart) -> str:
 def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
     """The reading as JSON: each entry's section, role, position, the unit shown, and what is said."""
     from texts.corpus.shown import original, translation, unit_translations
-    from texts.reading.sentences import notes, role_label  # issue 21: as the reading
+    from texts.reading.sentences import notes, role_label  # as the reading
 
     return [
         {
-            "section": e.section._name_,  # _name_: .name is a Python-level property (issue 23)
+            "section": e.section._name_,  # _name_: .name is a Python-level property
             "role": e.role._name_,
             "position": None if e.position is None else e.position._name_,
             "same_as": None if e.same_as is None else e.same_as._name_,
@@ -121,7 +121,7 @@ def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
                 "original": e.unit.original,
                 "translation": e.unit.translation,
                 "shown": {"original": original(e.unit, lang), "translation": translation(e.unit)},  # lang: its sic mark
-                "translations": unit_translations(e.unit, lang),  # issue 25: {"ja": the seed's, "en": the project's}
+                "translations": unit_translations(e.unit, lang),  # {"ja": the seed's, "en": the project's}
             },
         }
         for e in result.entries
@@ -132,11 +132,11 @@ def chart_json(
     chart: Chart, known: Facts, lang: Lang, reading: Reading | None, matters: tuple[MatterSection, ...] = ()
 ) -> dict[str, Any]:
     """The engine's JSON with each reason's text in ``lang`` added (schema 3, engine/schema.py)."""
-    from engine.schema import to_dict  # issue 21: imported by the runs that print JSON
+    from engine.schema import to_dict  # imported by the runs that print JSON
 
     data = to_dict(chart, known)
     data["lang"] = lang
-    # issue 19: the school options that are not the defaults, by name and as a sentence (None: defaults)
+    # the school options that are not the defaults, by name and as a sentence (None: defaults)
     data["school_options"] = {"changed": list(school_options(chart.school)), "text": school_line(chart.school, lang)}
     for item, why in zip(data["trace"], chart.transmissions.trace, strict=True):
         item["text"] = explain(why, lang)
@@ -146,7 +146,7 @@ def chart_json(
             for reason, why in zip(item["reasons"], p.reasons, strict=True):
                 reason["text"] = explain(why, lang)
     if reading is not None:
-        # issue 18 (schema 3): the matter sections first, then the general reading's entries
+        # schema 3: the matter sections first, then the general reading's entries
         from texts.matters.sentences import matter_json
 
         data["reading"] = {"matters": [matter_json(m) for m in matters], "entries": reading_dict(reading, lang)}
@@ -157,10 +157,10 @@ def write_png(chart: Chart, target: str, theme: str, lang: Lang, known: Facts | 
     """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
     try:
         from texts.picture.draw import render_png
-    except ModuleNotFoundError as error:  # issue 23: Pillow is the [picture] extra; say so, no traceback
+    except ModuleNotFoundError as error:  # Pillow is the [picture] extra; say so, no traceback
         raise CastError(str(error)) from error
 
-    png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang, known=known)  # 本命 行年 (#19)
+    png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang, known=known)  # 本命 行年
     if target == "-":
         sys.stdout.buffer.write(png)
         sys.stdout.flush()

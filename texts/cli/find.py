@@ -25,7 +25,7 @@ from texts.words.schools import school_line
 def _named(school: School) -> tuple[tuple[PatternName, ...], ...]:
     """The 課体 that hold in each classical chart of ``school``, in ``classical_charts``'s order:
     worked out once for a few finds in a row (a teacher's session, the site's pages, the tests), not
-    once per find (issue 23: a find was 1,440 classifications)."""
+    once per find (a find was 1,440 classifications)."""
     return tuple(tuple(p.name for p in detect(chart)) for chart in classical_charts(school))
 
 
@@ -73,7 +73,7 @@ def find_charts(term: str, school: School, lang: Lang) -> list[str]:
     when they are not the defaults."""
     kind, wanted = _matcher(term)
     lines: list[str] = []
-    school_note = school_line(school, lang)  # issue 19: the non-default school options, named first
+    school_note = school_line(school, lang)  # the non-default school options, named first
     named = _named(school) if kind == "pattern" else ()
     for i, chart in enumerate(classical_charts(school)):
         if kind == "pattern":

@@ -29,7 +29,7 @@ from texts.when import ACCEPTED_FORMS
 from texts.words import LANGS
 from texts.words.schools import school_line
 
-if TYPE_CHECKING:  # issue 21: the readings and the JSON schema are imported by the runs that print them,
+if TYPE_CHECKING:  # the readings and the JSON schema are imported by the runs that print them,
     # not by every start (a chart alone starts ~10 ms of ~160 sooner without them)
     from texts.reading import Reading
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # issue 21: the readings and the JSON schema are imported by 
 def _columns() -> int:
     """The terminal's width, as ``shutil.get_terminal_size()`` finds it (``COLUMNS``, else the
     terminal of stdout, else 80), without importing shutil: argparse's formatter imports it for
-    every parser, and shutil brings bz2, lzma and zlib, 4 ms of a 100 ms start (issue 21)."""
+    every parser, and shutil brings bz2, lzma and zlib, 4 ms of a 100 ms start."""
     try:
         columns = int(os.environ.get("COLUMNS", "0"))
     except ValueError:
@@ -69,12 +69,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
-# issue 23: where docs/rules.md is for those who installed a wheel (pyproject.toml [project.urls]
+# where docs/rules.md is for those who installed a wheel (pyproject.toml [project.urls]
 # Documentation; tests/test_packaging.py checks they agree).
 RULES_URL = "https://github.com/liuren-project/liuren/blob/main/docs/rules.md"
 
 def _version() -> str:
-    from importlib import metadata  # issue 21: only for --version (importing it is a third of a start-up)
+    from importlib import metadata  # only for --version (importing it is a third of a start-up)
 
     try:
         return metadata.version("liuren")
@@ -83,7 +83,7 @@ def _version() -> str:
 
 
 class _Version(argparse.Action):
-    """``--version``, looked up only when asked for (issue 21)."""
+    """``--version``, looked up only when asked for."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
@@ -111,7 +111,7 @@ def _school_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="昴星: name 虎視転蓬/冬蛇掩目 by 剛日/柔日, not by the general on 初伝",
     )
-    # issue 18: the matter reading's one school option (docs/rules.md §9.3 R3)
+    # the matter reading's one school option (docs/rules.md §9.3 R3)
     group.add_argument(
         "--tengshe-whenever-seen",
         action="store_true",
@@ -127,7 +127,7 @@ def _lang_argument(parser: argparse.ArgumentParser) -> None:
 
 class _Matters:
     """The values of ``--matter``: texts.matters.recognise's keys and ``general``, read from it when argparse
-    first asks (a value given, ``--help``), so a start that asks no matter does not import it (issue 21)."""
+    first asks (a value given, ``--help``), so a start that asks no matter does not import it."""
 
     def __iter__(self) -> Iterator[str]:
         from texts.matters.recognise import GENERAL, MATTERS
@@ -162,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--sex", choices=("男", "女"), help="the querent's sex, for 行年")
     _lang_argument(c)
     _school_arguments(c)
-    # issue 18: the matter asked (docs/rules.md §9): recognised in --question, or chosen with --matter
+    # the matter asked (docs/rules.md §9): recognised in --question, or chosen with --matter
     c.add_argument("--question", metavar="TEXT", help="the question asked: its matter (類神) is read first")
     c.add_argument(
         "--matter",
@@ -186,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lk = sub.add_parser("lookup", help="look a term up in the 《心印賦》 (as python -m texts)")
     lk.add_argument("terms", nargs="+", help="a term, or a general and a branch (貴人 子)")
-    _lang_argument(lk)  # issue 25: English readers read the project's English translation
+    _lang_argument(lk)  # English readers read the project's English translation
 
     qz = sub.add_parser("quiz", help="study: name the 初伝, the method, a 課体 … of classical charts")
     qz.add_argument("--level", choices=("easy", "medium", "hard"), default="easy", help="default easy")
@@ -194,14 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
     qz.add_argument("--seed", type=int, default=None, help="the same seed asks the same round")
     _lang_argument(qz)
     _school_arguments(qz)
-    # issue 18: which matters a question names (docs/rules.md §9.4)
+    # which matters a question names (docs/rules.md §9.4)
     mt = sub.add_parser("matter", help="the matters a question names, one key per line ('general' when none)")
     mt.add_argument("text", nargs="+", help="the question, e.g. 財布をなくしました")
-    # issue 24 (the study site): `liuren site build DIR`, `liuren site path` — texts/cli/site.py
+    # the study site: `liuren site build DIR`, `liuren site path` — texts/cli/site.py
     from texts.cli.site import add_parser as _site_parser
 
     _site_parser(sub)
-    # end issue 24
     return parser
 
 
@@ -221,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "cast":
             lang = lang_from(args)
             chart, known = chart_and_facts(args)
-            # issue 18: a question (or --matter) reads its matters first and implies --reading
+            # a question (or --matter) reads its matters first and implies --reading
             asked = args.question is not None or args.matter is not None
             if args.question is not None and not args.question.strip():
                 raise CastError("--question is empty: give the question, or leave the option out")
@@ -234,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
             if reply is not None:
                 reading: Reading | None = reply.reading
             elif args.reading or args.json:
-                from texts.reading import read  # issue 21: a chart alone starts without the reading
+                from texts.reading import read  # a chart alone starts without the reading
 
                 reading = read(chart, known)
             else:
@@ -245,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.png == "-":
                     return 0  # the picture is the output: no text mixed into the PNG stream
             if args.json:
-                import json  # issue 21: imported by the runs that print JSON, not by every start
+                import json  # imported by the runs that print JSON, not by every start
 
                 print(
                     json.dumps(
@@ -255,10 +254,10 @@ def run(args: argparse.Namespace) -> int:
                     )
                 )
             else:
-                # issue 19: with --reading the 課体 and the trace are the reading's, said once there
+                # with --reading the 課体 and the trace are the reading's, said once there
                 print(render_text(chart, lang, with_trace=not args.no_trace and reading is None, known=known,
                                   with_patterns=reading is None))
-                if matters:  # issue 18: the matter section comes before the general reading
+                if matters:  # the matter section comes before the general reading
                     from texts.matters.sentences import render_matters
 
                     print(render_matters(matters, lang))
@@ -275,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
 
                 print(json.dumps([to_dict(c) for c in charts], ensure_ascii=False))
             else:
-                school = school_line(school_from(args), lang_from(args))  # issue 19: name the school
+                school = school_line(school_from(args), lang_from(args))  # name the school
                 if school is not None:
                     print(school)
                 print("\n".join(table_line(c) for c in charts))
@@ -283,12 +282,12 @@ def run(args: argparse.Namespace) -> int:
             from texts.cli.quiz import main as quiz
 
             return quiz(args.level, args.questions, lang_from(args), args.seed, school_from(args))
-        elif args.command == "matter":  # issue 18
+        elif args.command == "matter":
             from texts.matters.recognise import GENERAL, recognise
 
             found = recognise(" ".join(args.text))
             print("\n".join(f.matter.value for f in found) if found else GENERAL)
-        elif args.command == "site":  # issue 24: the study site (texts/cli/site.py)
+        elif args.command == "site":  # the study site (texts/cli/site.py)
             from texts.cli.site import run as site
 
             return site(args)
@@ -300,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             from texts.cli.lookup import lookup
 
-            return lookup(args.terms, lang_from(args))  # issue 25: in the reader's language
+            return lookup(args.terms, lang_from(args))  # in the reader's language
     except (ValueError, LookupError) as error:  # CastError, CalendarError, unknown terms: each says what is accepted
         say(f"liuren: error: {error}")
         return 2
@@ -328,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def console() -> int:
     """The ``liuren`` command: ``main`` on the process's own arguments, in a process of its own."""
-    # issue 21: what the imports built (modules, classes, tables) lives until the process ends;
+    # what the imports built (modules, classes, tables) lives until the process ends;
     # frozen, it is not walked again by the collections of the run nor by the interpreter's at exit
     # (a ninth of a cast's start-up). Only here: main() also runs inside other processes (the tests).
     gc.freeze()

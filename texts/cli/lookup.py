@@ -18,8 +18,8 @@ from engine.terms import GENERALS
 from texts.cli.errors import say
 from texts.corpus import Corpus, Unit, canonical_general, corpus
 from texts.corpus.notes import says, unreachable_reason
-from texts.corpus.shown import original, translation_lines  # issue 25
-from texts.words import LANGS, Lang, corpus_name, language_of, term, text  # issue 25
+from texts.corpus.shown import original, translation_lines
+from texts.words import LANGS, Lang, corpus_name, language_of, term, text
 
 # Every word this command writes is texts/locales/<lang>/lookup.toml's; the seed's are shown as written.
 
@@ -57,7 +57,7 @@ def format_unit(u: Unit, branch: str | None = None, lang: Lang = "ja") -> str:
 
     With ``branch`` (a general-on-branch query), the header says whether a chart can reach it.
     ``lang`` is the reader's: what is shown under the original is texts.corpus.shown.translation_lines'
-    (issue 25: in English the project's English translation, then the seed's Japanese), and every
+    (in English the project's English translation, then the seed's Japanese), and every
     label, reason and note is in ``lang``.
     """
     where = " ".join(
@@ -70,7 +70,7 @@ def format_unit(u: Unit, branch: str | None = None, lang: Lang = "ja") -> str:
         mark = "  " + _say("unreachable_mark", lang, branch=branch)
     lines = [f"[{u.id}] {_say(f'kind.{u.kind}', lang)}  {where}{mark}"]
     lines.append(f"  {original(u, lang)}" if u.original else f"  {_say('no_original', lang)}")
-    lines.extend(f"  {s}" for s in translation_lines(u, lang))  # issue 25
+    lines.extend(f"  {s}" for s in translation_lines(u, lang))
     if u.names_by_branch and len(u.branches) > 1:
         names = _say("name_sep", lang).join(
             _say("name_on", lang, name=corpus_name(name, lang), branch=b) for b, name in u.names_by_branch
@@ -131,7 +131,7 @@ def _parse(argv: Sequence[str]) -> tuple[list[str], Lang | None] | int:
     first: tuple[str, dict[str, str]] | None = None  # the first --help or usage error, said at the end
     rest = iter(argv)
     for a in rest:
-        if options and (a == "--lang" or a.startswith("--lang=")):  # issue 25
+        if options and (a == "--lang" or a.startswith("--lang=")):
             given = a.partition("=")[2] if "=" in a else next(rest, "")
             chosen = next((x for x in LANGS if x == given), None)
             if chosen is None:

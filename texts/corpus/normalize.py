@@ -46,7 +46,7 @@ _DOMAIN_MAP = dict(_DOMAIN)
 
 @remember()
 def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
-    # Loaded on first use (a few ms), not at import: `import texts` stays cheap (issue 21: the
+    # Loaded on first use (a few ms), not at import: `import texts` stays cheap (the
     # module too, which a cast that folds no text never needs).
     import opencc
 

@@ -1,5 +1,5 @@
 """Which characters belong to which reader's script: the check that keeps Japanese forms out of
-Chinese and English output (issue 19 item 2).
+Chinese and English output.
 
 Japanese writes a few hundred characters in forms of its own (shinjitai: 伝 焼 渉 専 戸 内 …) that
 Chinese traditional writes otherwise (傳 燒 涉 專 戶 內); simplified Chinese has forms of its own

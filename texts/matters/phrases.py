@@ -1,4 +1,4 @@
-"""The matter section's sentences in one language, formatted once for every value they can take (issue 18).
+"""The matter section's sentences in one language, formatted once for every value they can take.
 
 What texts/matters/sentences.py says of a 類神 turns on a few small values — a general, a 地盤 and a
 天盤 branch, a month, a day stem, the 伝 and lessons it rides — and so do a mention, a quotation's
@@ -104,7 +104,7 @@ def quote_text(unit: Unit, lang: Lang) -> QuoteText:
     names = tuple(
         None if (name := unit.name_on(b)) is None else text("matter.line_name", lang, name=name) for b in BRANCHES
     )
-    under = tuple(f"      {s}" for s in translation_lines(unit, lang))  # issue 25: English readers' too
+    under = tuple(f"      {s}" for s in translation_lines(unit, lang))  # English readers' too
     return QuoteText(unit, original(unit, lang), seed_lines(unit), under, names)
 
 

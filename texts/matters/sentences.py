@@ -84,7 +84,7 @@ def _spirit_steps(s: SpiritReading, p: Phrases, out: list[_Step]) -> None:
         out.append(_quoted(s.opening, p.word["role.opening"], opening_said, p))
         opening_said = []
     # R2 where it stands, and its line
-    # (a stated fact never sits under a quotation, where it would read as the seed's: issue 19)
+    # (a stated fact never sits under a quotation, where it would read as the seed's)
     stands = p.stands[at * 12 + heaven]
     if s.line is None:
         out.append(((stands, p.no_line[at]), None, None, None, 1))

@@ -59,7 +59,7 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
     ``theme`` is "dark" (Discord's default) or "light"; ``lang`` sets the labels (the branches,
     stems and generals are the same CJK characters in every language); ``known`` is
     ``engine.facts.facts(chart, birth_year=…, sex=…)``, derived from the chart alone when omitted;
-    ``highlight`` (issue 18) outlines the cells of those generals, the 類神 of the matter asked.
+    ``highlight`` outlines the cells of those generals, the 類神 of the matter asked.
     Raises ``ValueError`` for an unknown theme or language.
     """
     return _finished(picture_key(chart, theme, lang, known, highlight), chart, theme, lang, known, highlight)[0]
@@ -73,7 +73,7 @@ def picture_key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
-    return hour_key(chart), theme, lang, known, highlight  # issue 21: one picture per 時
+    return hour_key(chart), theme, lang, known, highlight  # one picture per 時
 
 
 def _finished(key: tuple[object, ...], chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
@@ -91,7 +91,7 @@ def _finished(key: tuple[object, ...], chart: Chart, theme: Theme, lang: Lang, k
 def of_the_hour(chart: Chart) -> Chart:
     """``chart`` with its moment at the start of the clock's hour of its 時 (minute 0), which is all
     the picture shows of it (``hour_span``): so every cast of one 時 shares one picture and one
-    alt text (issue 21). Unchanged when a clock change falls between the two."""
+    alt text. Unchanged when a clock change falls between the two."""
     m = _hour_moment(chart.moment)
     return chart if m is chart.moment else replace(chart, moment=m)
 
@@ -112,7 +112,7 @@ def _hour_start(m: Moment) -> datetime:
     return local if start == local or start.utcoffset() != local.utcoffset() else start
 
 
-@last_one  # issue 21: a /cast asks for its chart's key for the reply and for the picture
+@last_one  # a /cast asks for its chart's key for the reply and for the picture
 def hour_key(chart: Chart) -> tuple[object, ...]:
     """What ``of_the_hour(chart)`` is made of, quicker to hash than the chart (which follows from its
     classical inputs and school) and made without building its moment; the offset apart, as a clock
@@ -168,7 +168,7 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
 def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
          highlight: frozenset[General] = frozenset()) -> Picture | None:
     """``draw``'s picture when its 時 was drawn lately with these options, else None: a look-up, no
-    drawing, so the bot asks on its event loop before it sends a drawing to a worker (issue 21)."""
+    drawing, so the bot asks on its event loop before it sends a drawing to a worker."""
     with _LOCK:
         found = _CACHE.get(picture_key(chart, theme, lang, known, highlight))
     return None if found is None or found[1] is None else Picture(found[0], found[1], filename(chart))
@@ -176,7 +176,7 @@ def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
 
 def _alt(chart: Chart, lang: Lang, known: Facts | None, highlight: frozenset[General]) -> str:
     alt = alt_text(of_the_hour(chart), lang, known)
-    if highlight:  # issue 18: a screen reader hears first which cells the outline marks
+    if highlight:  # a screen reader hears first which cells the outline marks
         cells = ("; " if lang == "en" else "、").join(
             text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground), general=term(g, lang))
             for g in sorted(highlight) for ground in (chart.generals.ground_of(g),))

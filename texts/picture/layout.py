@@ -132,7 +132,7 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
     items.append(Text(MARGIN, y, void, void_size, "void", bold=True))
     left = MARGIN + measure(void, void_size, True) + 18
     items.append(Text(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", bold=True))
-    school = school_line(chart.school, lang)  # issue 19: a chart cast by another school says so
+    school = school_line(chart.school, lang)  # a chart cast by another school says so
     if school is not None:
         for line in _wrap(measure, school, MIN_TEXT, True, room):
             y += 20
@@ -188,7 +188,7 @@ def _ring(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[It
             if place != " ":
                 x, y = MARGIN + column * CELL, top + row * CELL
                 _cell(chart, Branch[place], x, y, lang, measure, items)
-                if chart.generals.over(Branch[place]) in highlight:  # issue 18: a 類神 of the matter asked
+                if chart.generals.over(Branch[place]) in highlight:  # a 類神 of the matter asked
                     items.append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, outline="spirit", width=3))
     _ring_centre(chart, MARGIN + CELL, top + CELL, lang, measure, items)
     return top + 4 * CELL
@@ -346,7 +346,7 @@ def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[
         (text("picture.tag_void", lang), None, text("picture.legend_void", lang)),
         (text("picture.initial", lang), "accent", text("picture.legend_initial", lang)),
     ]
-    if spirits:  # issue 18: the outlined cells
+    if spirits:  # the outlined cells
         entries.append((text("matter.picture_tag", lang), "spirit", text("matter.picture_legend", lang)))
     x, y = float(MARGIN), top + 12
     for tag, fill, label in entries:
@@ -367,7 +367,7 @@ def layout(chart: Chart, lang: Lang, measure: Measure, known: Facts | None = Non
            highlight: frozenset[General] = frozenset()) -> Layout:
     """Everything to draw for ``chart`` in ``lang``, top to bottom, at 1×; ``known`` passes the facts
     derived with the querent's birth data (本命, 行年), else they are derived from the chart alone;
-    ``highlight`` (issue 18) outlines the cells of these generals (the 類神 of the matter asked)."""
+    ``highlight`` outlines the cells of these generals (the 類神 of the matter asked)."""
     known = known if known is not None else facts(chart)
     items: list[Item] = []
     y = _header(chart, lang, measure, items)

@@ -81,7 +81,7 @@ def term(value: object, lang: Lang) -> str:
 
 def hour_span(chart: Chart) -> str:
     """The day and the 時 of the chart's moment as the picture shows them, ``2026-11-29 13:00-15:00``:
-    the picture is the same for every minute of a 時 (issue 21), the minute is in the embed."""
+    the picture is the same for every minute of a 時, the minute is in the embed."""
     m = chart.moment
     if m is None:
         return ""

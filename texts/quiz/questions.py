@@ -267,7 +267,7 @@ def ask(chart: Chart, kind: Kind, rng: random.Random, *, choices: int = 4) -> Qu
         (prompt, answer, wrong), reasons = _ask_pattern(chart, n, rng)
         assert isinstance(answer, PatternName)
         why = Explanation(trace=t.trace, reasons=reasons, units=_pattern_units(answer))
-    elif kind is Kind.SPIRIT:  # issue 18
+    elif kind is Kind.SPIRIT:
         (prompt, answer, wrong), notes, units = _ask_spirit(chart, n, rng)
         why = Explanation(notes=notes, units=units)
     else:

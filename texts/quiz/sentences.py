@@ -76,12 +76,11 @@ def explanation_lines(q: Question, lang: Lang) -> tuple[str, ...]:
             text("cite.item", lang, n=n) for n in e.seed)))
     for unit_id in e.units:
         unit = corpus().get(unit_id)
-        # issue 25: the original with its marks in the reader's words; under it, in Japanese the
+        # the original with its marks in the reader's words; under it, in Japanese the
         # seed's translation, in English the project's translation (labelled) and then the seed's
         if unit.original:
             lines.append("  " + text("quiz.unit", lang, n=unit.lines[0], original=original(unit, lang)))
         lines += ["    " + s for s in translation_lines(unit, lang)]
-        # -- end of issue 25
     return tuple(lines)
 
 
@@ -121,14 +120,14 @@ def render_board(q: Question, lang: Lang) -> str:
     c = q.chart
     head = text("quiz.board", lang, day=c.day, hour=c.hour, yuejiang=c.yuejiang,
                 time=text("quiz.day" if c.generals.daytime else "quiz.night", lang))
-    if q.kind in (Kind.GENERAL, Kind.SPIRIT):  # a 天将 question: the bare plate (SPIRIT: issue 18)
+    if q.kind in (Kind.GENERAL, Kind.SPIRIT):  # a 天将 question (a 類神's too): the bare plate
         return "\n".join((head, text("quiz.plate_bare", lang), bare_ring(c)))
     return "\n".join((head, _board_lessons(q, lang), text("quiz.plate", lang), ring(c, lang)))  # the reader's script
 
 
 def _board_lessons(q: Question, lang: Lang) -> str:
     """The 四課 as texts/render.lessons writes them; for a question on the method (or on a 課体 named
-    by the method) without the 剋賊 row, which would give 元首/重審 away (issue 19)."""
+    by the method) without the 剋賊 row, which would give 元首/重審 away."""
     shown = lessons(q.chart, lang)
     if q.kind is Kind.METHOD or (q.kind is Kind.PATTERN and q.answer in METHOD_PATTERNS):
         label = text("render.relation_row", lang)

@@ -37,7 +37,7 @@ class Kind(StrEnum):
     METHOD = "method"  # the Method that took the 初伝
     PATTERN = "pattern"  # one 課体 (PatternName) the chart carries
     GENERAL = "general"  # the 天将 riding a given 天盤 branch
-    SPIRIT = "spirit"  # issue 18: the 地盤 branch the 類神 of a matter stands over (asked on its own)
+    SPIRIT = "spirit"  # the 地盤 branch the 類神 of a matter stands over (asked on its own)
 
 
 class Topic(StrEnum):

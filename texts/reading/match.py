@@ -142,14 +142,12 @@ class _Builder:
             return None
 
 
-# Readings kept, by their measured bytes (issue 21: 512 of them held 4.8 MB): each depends only on
-# its inputs and facts. ≈ 9 KB a reading with its key, so the budget keeps the last hundred or so
-# (a day of casts in a few zones); the corpus's units and the chart's parts are the corpus's and
-# the chart's, not the entry's.
+# Readings kept by value (the reading's seam, docs/performance.md), by their measured bytes: each
+# depends only on its inputs and facts; the corpus's units and the chart's parts are not the entry's.
 BUDGET = 2**20
 _SHARED = (Unit, Chart, Step, School)
 _CACHE: LRU[tuple[object, ...], tuple[Patterns, tuple[Entry, ...]]] = LRU(BUDGET)  # weighed as put
-_WEIGH = Sampled(_SHARED)  # issue 23: an eighth measured (texts.memo.Sampled), the rest the moving mean
+_WEIGH = Sampled(_SHARED)  # an eighth measured (texts.memo.Sampled), the rest the moving mean
 
 
 def read(
@@ -164,7 +162,7 @@ def read(
 
     ``known`` passes facts derived with birth data or a month/year (they decide 龍戦, 遊子 …);
     it defaults to the chart's own. ``texts`` defaults to the shipped corpus.
-    ``quoted``: ids of units the reply has already quoted above (issue 18's matter section): each
+    ``quoted``: ids of units the reply has already quoted above (the matter section): each
     is referred back to ("quoted above"), not quoted again. ``patterns``: ``classify(chart, known)``
     when the caller has it already (the matter section does), so it is not worked out twice.
     """
@@ -172,9 +170,9 @@ def read(
     key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts, quoted)
     cached = _CACHE.get(key) if texts is None else None
     if cached is None:
-        found = classify(chart, facts) if patterns is None else patterns  # issue 18: shared, not redone
+        found = classify(chart, facts) if patterns is None else patterns  # shared, not redone
         b = _Builder(corpus() if texts is None else texts)
-        b.quoted.update(quoted)  # issue 18: units the matter section quoted are referred back to
+        b.quoted.update(quoted)  # units the matter section quoted are referred back to
         _name(b, chart, found)
         _initial(b, chart, facts)
         _day(b, chart, found)
@@ -247,7 +245,7 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
         # ¶87 天乙居中 is where the generals stand, not what 貴人 means: its name line says that.
         b.add(Entry(section, Role.天将, position, None, (rides, Note("noble_opening"))))
     elif opening:
-        unit = b.texts.general(general._name_)  # _name_: .name is a Python-level property (issue 23)
+        unit = b.texts.general(general._name_)  # _name_: .name is a Python-level property
         excluded = unit is not None and ground._name_ in unit.excludes
         notes: tuple[Said, ...] = (rides,)
         if excluded:

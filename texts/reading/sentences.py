@@ -41,7 +41,7 @@ def role_label(entry: Entry, lang: Lang) -> str:
     return role if entry.position is None else f"{show(entry.position, lang)} {role}"
 
 
-# Template keys by member, made once (issue 23: Enum .name is a Python-level property, and these are
+# Template keys by member, made once (Enum .name is a Python-level property, and these are
 # written for every entry of every reading).
 _SECTION_KEYS = {s: f"reading.section.{s._name_}" for s in Section}
 _ROLE_KEYS = {r: f"reading.role.{r._name_}" for r in Role}

@@ -146,7 +146,7 @@ def _language(lang: Lang) -> dict[str, str]:
 
 
 class _Words(Mapping[Lang, dict[str, str]]):
-    """Every language's words, each read (and checked) when first asked for (issue 21: a process
+    """Every language's words, each read (and checked) when first asked for (a process
     that speaks one language does not parse the other three's files)."""
 
     def __getitem__(self, lang: Lang) -> dict[str, str]:
@@ -198,7 +198,7 @@ def term(value: Enum, lang: Lang) -> str:
     return word
 
 
-# -- forms of the reader's script (issue 19): the tables [short], [solar_term] and [name] of terms.toml --
+# -- forms of the reader's script: the tables [short], [solar_term] and [name] of terms.toml --
 
 
 def _form(table: str, key: str, lang: Lang) -> str:

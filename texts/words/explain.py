@@ -53,7 +53,7 @@ def _item(value: tuple[object, ...], lang: Lang) -> str:
     return text("why.depth", lang, **where, counted=items, depth=depth)
 
 
-# Template keys by member, made once (issue 23: an Enum's .name and .value are Python-level
+# Template keys by member, made once (an Enum's .name and .value are Python-level
 # properties, and the f-string around them was redone for every reason written).
 _LESSON_KEYS = {r: f"why.lesson_{r._name_}" for r in Relation}
 _KEYS = {r: f"why.{r._value_}" for r in Rule}
@@ -69,7 +69,7 @@ def chart_name(transmissions: Transmissions, lang: Lang) -> str:
     return term(frame, lang) + text("list.name_sep", lang) + method
 
 
-@remember(256)  # a few dozen ¶ tuples in all (issue 23: written for every reason)
+@remember(256)  # a few dozen ¶ tuples in all (written for every reason)
 def cite(seed: tuple[int, ...], lang: Lang) -> str:
     """`` (¶51, ¶55)``, or nothing where the seed is silent."""
     if not seed:

@@ -1,4 +1,4 @@
-"""The school options in force, named (issue 19 item 4): every output, the terminal's, the bot's,
+"""The school options in force, named: every output, the terminal's, the bot's,
 the picture's and the site's, names the options that are not the defaults.
 
 A module of its own so the chart's text (texts.render) names them without loading the reading.
