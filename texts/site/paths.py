@@ -21,7 +21,6 @@ from urllib.parse import quote
 
 from engine.chart import Chart
 from engine.classical import DAY_HOUR, NIGHT_HOUR, plate
-from texts.memo import remember
 from texts.words import Lang
 
 ASSETS = "assets"
@@ -63,12 +62,7 @@ def href(source: str, target: str) -> str:
     >>> href("index.html", "en/index.html"), href("ja/chart/a.html", "assets/style.css")
     ('en/index.html', '../../assets/style.css')
     """
-    return _href(posixpath.dirname(source), target)
-
-
-@remember(1 << 16)
-def _href(folder: str, target: str) -> str:
-    # Pages link to the same few hundred targets from a handful of folders: worth keeping.
+    folder = posixpath.dirname(source)
     path, _, fragment = target.partition("#")
     here = folder.split("/") if folder else []
     there = path.split("/")
