@@ -109,13 +109,15 @@ def test_engine_does_no_io() -> None:
         assert "open(" not in module.read_text(encoding="utf-8"), module.name
 
 
-# The texts' I/O edges, by package or module: the terminal apps (cli), the study site's builder
-# (site), the parses of the shipped data kept beside it (shipped.py), the loaders of the data files
-# and fonts, the picture's PNG encoder and golden images, and the default zone read from LIUREN_TZ.
-# Everything else does no I/O.
-TEXTS_EDGES = ("cli/", "site/", "shipped.py", "when.py", "words/__init__.py", "corpus/book.py", "corpus/notes.py",
-               "corpus/translations.py", "matters/recognise.py", "picture/fonts.py", "picture/raster.py",
-               "picture/golden.py")
+# The texts' I/O edges, by package or module: the terminal apps (cli/), the study site's builder
+# and its links' quoting (urllib.parse), the parses of the shipped data kept beside it (shipped.py),
+# the loaders of the data files and fonts, the picture's PNG encoder and golden images, and the
+# default zone read from LIUREN_TZ. Everything else does no I/O.
+TEXTS_EDGES = (
+    "cli/", "site/build.py", "site/paths.py", "shipped.py", "when.py",
+    "words/__init__.py", "corpus/book.py", "corpus/notes.py", "corpus/translations.py", "matters/recognise.py",
+    "picture/fonts.py", "picture/raster.py", "picture/golden.py",
+)
 
 
 def texts_modules() -> dict[str, Path]:
