@@ -23,12 +23,12 @@ COPY texts ./texts
 COPY bot ./bot
 # The bot with both stores: SQLite (the default) and PostgreSQL (compose.yaml). Versions are
 # pyproject.toml's bounds; the image records what it got (`pip --python … freeze` in the build log).
-# pip compiles the modules; keep_all does the same for the data's TOML (texts/toml_cache.py), which
+# pip compiles the modules; keep_all does the same for the data's TOML (texts/shipped.py), which
 # the unprivileged user could not write at the bot's start. -I: the installed texts, not ./texts.
 # hadolint ignore=DL3013
 RUN pip --python /opt/liuren/bin/python install ".[bot,postgres]" \
     && pip --python /opt/liuren/bin/python freeze \
-    && /opt/liuren/bin/python -I -c "from texts.toml_cache import keep_all; print(keep_all(), 'TOML parses kept')"
+    && /opt/liuren/bin/python -I -c "from texts.shipped import keep_all; print(keep_all(), 'TOML parses kept')"
 
 FROM base
 RUN groupadd --system --gid 10001 liuren \

@@ -3,7 +3,7 @@
     python bench/corpus_lookup.py
     python bench/corpus_lookup.py --quick     # a hundredth of the calls, one round: a smoke run
 
-"One reading's lookups" is what texts/reading.py asks of the corpus for one chart: the method
+"One reading's lookups" is what texts/reading/match.py asks of the corpus for one chart: the method
 rule, three pattern verses, and for each of the three 伝 the general's opening and its name line.
 Prints the median of several rounds (µs per call); nothing here is asserted.
 """

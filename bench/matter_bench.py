@@ -7,7 +7,7 @@ a different chart and moment), with every cache emptied before each round, on on
 (``time.process_time``) per reply:
 
 - ``without``: ``texts.reading.read`` — the general reading, as /cast gives it today;
-- ``with``: ``texts.matter_reading.answer`` with a question (one of the §9.5 questions, in turn):
+- ``with``: ``texts.matters.values.answer`` with a question (one of the §9.5 questions, in turn):
   recognition, the matter sections (R1–R10), then the general reading with the units they quoted
   referred back to;
 - ``with, 15 matters``: one question naming all fifteen matters, the most a reply can carry;
@@ -36,8 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from engine.chart import Chart
-from texts import matter_reading, present, reading
-from texts.matter_present import render_matters
+from texts.matters import values as matter_reading
+from texts.matters.sentences import render_matters
+from texts.reading import match as reading
+from texts.reading import sentences as present
 
 ZONE = ZoneInfo("Asia/Tokyo")
 QUESTIONS = (
@@ -53,8 +55,8 @@ EVERY = "上司 怖 手紙 婚 裁判 お金 秘密 母 盗 宴 仕事 旅 病 �
 def clear_caches() -> None:
     """Forget every reading, so the next reply pays for everything (matter sections are not cached).
 
-    The matter section's tables are kept (texts/matter_words.py's sentences, built for every value a
-    chart can give; texts/matter_quotes.py's units; texts/matters.py's keywords and its folding of
+    The matter section's tables are kept (texts/matters/phrases.py's sentences, built for every value a
+    chart can give; texts/matters/quotes.py's units; texts/matters/recognise.py's keywords and its folding of
     each character): they are built from the words, the corpus and the keyword file, never a chart."""
     reading._CACHE.clear()
     present.say.cache_clear()

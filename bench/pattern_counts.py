@@ -17,16 +17,16 @@ import time
 from collections import Counter
 from datetime import datetime, timedelta
 
-from engine import Chart, cast, cast_classical
+from engine import Chart, cast, classical
 from engine.facts import facts
 from engine.patterns import PATTERN_NAMES, classify, detect
-from engine.symbols import PILLARS, Branch
+from engine.symbols import Branch
 from engine.terms import PatternName
 
 
 def classical_charts(hour: Branch) -> list[Chart]:
     """All 720 charts with the plates set on ``hour``: offset k puts 月将 hour+k over it."""
-    return [cast_classical(day, hour + k, hour) for day in PILLARS for k in range(12)]
+    return list(classical.classical_charts(hours=(hour,)))
 
 
 def instant_charts(years: int = 6) -> list[Chart]:

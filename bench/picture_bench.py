@@ -36,14 +36,14 @@ sys.path.insert(0, str(ROOT))
 from engine import cast, cast_classical  # noqa: E402
 from engine.chart import Chart  # noqa: E402
 from engine.symbols import BRANCHES, PILLARS  # noqa: E402
-from texts import picture  # noqa: E402
-from texts.picture import render_png  # noqa: E402
+from texts.picture import draw as picture  # noqa: E402
+from texts.picture.draw import render_png  # noqa: E402
 from texts.render import render_text  # noqa: E402
 
 _FIRST = """
 import time
 from engine import cast_classical
-from texts.picture import render_png, warm
+from texts.picture.draw import render_png, warm
 first, second = cast_classical("甲子", "亥", "午"), cast_classical("乙丑", "寅", "申")
 t = time.thread_time()
 render_png(first)
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                                               text=True, check=True).stdout.split()]
             for _ in range(1 if args.quick else 3)]
     cold, warmed, after = (min(run[i] for run in runs) for i in range(3))
-    print("chart picture (texts/picture.py), one core")
+    print("chart picture (texts/picture/), one core")
     print(f"  first picture in a fresh process (CPU)     {cold:8.1f} ms "
           f"(best of {len(runs)}: loads the fonts and words)")
     print(f"  warm() at start-up (CPU)                   {warmed:8.1f} ms, then a new chart {after:.1f} ms")

@@ -55,7 +55,7 @@ from bot.casebook.views import case_view
 from bot.core.reader import Reader
 from bot.core.send import picture_file
 from bot.store import Case, GuildOptions
-from texts.picture import draw
+from texts.picture.draw import draw
 
 ZONE = ZoneInfo("Asia/Tokyo")
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)

@@ -19,8 +19,8 @@ except ModuleNotFoundError as missing:
     raise SystemExit(2) from None
 
 import engine
-from texts.present import render_reading
 from texts.reading import read
+from texts.reading.sentences import render_reading
 from texts.render import render_text
 from texts.when import default_zone
 

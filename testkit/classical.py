@@ -1,13 +1,13 @@
 """The 1,440 classical charts and their readings, cast and read once per test process.
 
 Several test files check a promise over every classical chart (60 days × 12 plates, at 午 (晝)
-and 子 (夜), as ``texts.find.classical_charts`` lists them), some under several schools. Reading
+and 子 (夜), as ``engine.classical.classical_charts`` lists them), some under several schools. Reading
 them costs one to two seconds a sweep; these share one reading of each chart across the files of
 a run (and of an xdist worker), made on first use, so a run that selects none of those tests
 (``-m "not slow"``, ``-k``) pays nothing at collection.
 
 Charts and readings are frozen values, so sharing them cannot carry one test's changes into
-another. What a test asserts about them is unchanged: they are what ``texts.find.classical_charts``
+another. What a test asserts about them is unchanged: they are what ``engine.classical.classical_charts``
 and ``texts.reading.read`` return, called the same way (``read`` with anything more than the chart
 is not shared).
 """
@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any, TypeVar, overload
 
+from engine import classical
 from engine.chart import Chart
 from engine.school import DEFAULT_SCHOOL, School
-from texts import find
 from texts import reading as _reading
 from texts.reading import Reading
 
@@ -69,7 +69,7 @@ class Lazy(Sequence[T]):
 
 @cache
 def _charts(school: School) -> tuple[Chart, ...]:
-    return tuple(find.classical_charts(school))
+    return tuple(classical.classical_charts(school))
 
 
 @cache
@@ -86,7 +86,7 @@ def read(chart: Chart, known: Any = None, **options: Any) -> Reading:
 
 
 def charts(school: School = DEFAULT_SCHOOL) -> Lazy[Chart]:
-    """The 1,440 classical charts under ``school``, in ``texts.find.classical_charts``'s order."""
+    """The 1,440 classical charts under ``school``, in ``engine.classical.classical_charts``'s order."""
     return Lazy(lambda: _charts(school))
 
 

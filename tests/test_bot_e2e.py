@@ -274,7 +274,7 @@ async def test_chart_with_a_bad_day_is_refused(standin: DiscordStandIn, start_bo
 
 
 async def test_lookup_shows_corpus_units(standin: DiscordStandIn, start_bot: StartBot) -> None:
-    from texts import corpus
+    from texts.corpus import corpus
 
     await start_bot(clock=clock)
     units = corpus().search("元首")
@@ -294,7 +294,7 @@ async def test_lookup_of_an_unknown_term_says_so(standin: DiscordStandIn, start_
 
 
 async def test_autocomplete(standin: DiscordStandIn, start_bot: StartBot) -> None:
-    from texts import corpus
+    from texts.corpus import corpus
 
     await start_bot(clock=clock)
     terms = await standin.autocomplete("lookup", {"term": "元"}, "term")

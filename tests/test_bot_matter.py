@@ -31,14 +31,16 @@ from tests.conftest import StartBot
 from tests.test_bot_counts import Counts
 from tests.test_casebook_e2e import case_id, message_of, press
 from tests.test_embeds import assert_within_limits
-from texts import corpus
-from texts.matters import GENERAL, MATTERS, Matter
-from texts.picture import draw, measure
-from texts.picture_layout import CELL, MARGIN, RING_ROWS, Box, layout
-from texts.present import unit_lines
-from texts.schools import school_line
-from texts.scripts import foreign
+from texts.corpus import corpus
+from texts.corpus.scripts import foreign
+from texts.corpus.shown import unit_lines
+from texts.matters.recognise import GENERAL, MATTERS, Matter
+from texts.picture.draw import draw
+from texts.picture.glyphs import measure
+from texts.picture.layout import layout
+from texts.picture.shapes import CELL, MARGIN, RING_ROWS, Box
 from texts.words import LANGS
+from texts.words.schools import school_line
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo
 WALLET = "財布をなくしました。見つかりますか？"

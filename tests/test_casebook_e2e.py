@@ -19,8 +19,8 @@ from bot.core.words import Lang, text
 from engine.school import School
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn, GuildSpec, snowflake
 from tests.conftest import StartBot
-from texts.explain import explain
-from texts.schools import school_line
+from texts.words.explain import explain
+from texts.words.schools import school_line
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)  # 14:00 in Tokyo: 丁未日, 初伝 酉
 MANAGE_GUILD = 1 << 5

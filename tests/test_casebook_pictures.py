@@ -13,7 +13,7 @@ import pytest
 
 from bot.casebook import present
 from engine import cast
-from texts import picture
+from texts.picture import draw as picture
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 START = datetime(2031, 5, 3, 13, 0, tzinfo=TOKYO)  # a 時 no other test draws

@@ -242,7 +242,7 @@ def test_english_transmission_rows_line_up(capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_no_trace_leaves_the_trace_out_of_the_reading_too(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from texts.explain import explain
+    from texts.words.explain import explain
 
     args = ["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading", "--lang", lang]
     steps = [explain(w, lang) for w in cast_classical("甲子", "亥", "午").transmissions.trace]
@@ -259,8 +259,8 @@ def test_a_cast_starts_without_the_modules_it_does_not_use() -> None:
     """Issue 21 (the CLI's start-up): a classical cast imports neither shutil (with its bz2, lzma and
     zlib; argparse's formatter would, for the terminal's width) nor importlib.metadata (--version),
     nor the reading, its presentation, the translation or the JSON schema (a chart alone prints none)."""
-    unused = ("shutil", "bz2", "lzma", "importlib.metadata", "texts.reading", "texts.present", "texts.translation",
-              "engine.schema")
+    unused = ("shutil", "bz2", "lzma", "importlib.metadata", "texts.reading", "texts.reading.sentences",
+              "texts.corpus.translations", "engine.schema")
     code = ("import sys\nfrom texts.cli import main\n"
             "main(['cast', '--day', '甲子', '--yuejiang', '亥', '--hour', '午'])\n"
             f"print(sorted(m for m in {unused!r} if m in sys.modules))")
@@ -280,3 +280,35 @@ def test_help_is_as_wide_as_the_terminal_says(columns: int, monkeypatch: pytest.
     usage = out[: out.index("\n\n")].splitlines()
     widest = max(len(line) for line in usage)
     assert columns - 16 < widest <= columns - 2, usage
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["site", "path", "2026\n11"],  # argparse names the arguments it does not know as given
+        ["lookup", "ない\n言葉"],  # the lookup quotes the term it could not find
+        ["lookup", "貴人", "子\u2028丑"],  # a line separator breaks a line in a terminal too
+        ["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--png", "{tmp}/no\nsuch/x.png"],
+        ["cast", "--tz", "Asia\rTokyo"],
+    ],
+)
+def test_an_error_is_one_line_whatever_the_arguments_hold(argv: list[str], tmp_path: object,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A newline (or any control or separator character) in an argument is written as its escape:
+    the error stays the one line a script or a reader expects."""
+    try:
+        code = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    except SystemExit as done:  # argparse's usage errors end the process
+        code = done.code
+    err = capsys.readouterr().err
+    assert code != 0 and err.endswith("\n") and err.count("\n") == 1, err
+    assert "\r" not in err and "\u2028" not in err, err
+
+
+def test_the_lookup_command_says_its_errors_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m texts`` (texts/cli/lookup.py) too: an unknown option is quoted on one line."""
+    from texts.cli.lookup import main as lookup
+
+    assert lookup(["--no\npe"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--no\\npe" in err, err

@@ -15,17 +15,18 @@ import pytest
 import texts
 from engine.symbols import Branch
 from engine.terms import General
-from texts import canonical_general, corpus, normalize
-from texts.__main__ import find
-from texts.__main__ import main as cli_main
+from texts.cli.lookup import find
+from texts.cli.lookup import main as cli_main
+from texts.corpus import canonical_general, corpus
+from texts.corpus.normalize import normalize
 
 if TYPE_CHECKING:
     from testkit.discord_standin import DiscordStandIn
     from tests.conftest import StartBot
 
 C = corpus()
-corpus_module = importlib.import_module("texts.corpus")  # `texts.corpus` is the function corpus()
-normalize_module = importlib.import_module("texts.normalize")
+corpus_module = importlib.import_module("texts.corpus.book")  # the module whose look-ups normalise
+normalize_module = importlib.import_module("texts.corpus.normalize")
 SEED = (Path(texts.__file__).parent / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8").split("\n")
 
 # (simplified, traditional, Japanese): the six, and the forms of the seed

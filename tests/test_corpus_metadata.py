@@ -24,13 +24,14 @@ from engine import cast_classical
 from engine.school import School
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import GENERALS, General
-from texts import CorpusError, corpus, normalize, toml_cache
-from texts.__main__ import main as cli_main
-from texts.corpus import BROKEN, DATA, parse
+from texts import shipped
+from texts.cli.lookup import main as cli_main
+from texts.corpus import BROKEN, DATA, CorpusError, corpus, parse
+from texts.corpus.normalize import normalize
 
 SEED = (Path(texts.__file__).parent / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8").split("\n")
 C = corpus()
-corpus_module = importlib.import_module("texts.corpus")  # `texts.corpus` is the function corpus()
+corpus_module = importlib.import_module("texts.corpus.units")  # the module whose docstring is the schema
 CHARS = "子丑寅卯辰巳午未申酉戌亥"
 
 
@@ -263,9 +264,9 @@ def test_cli_lists_xuanwu_as_an_exact_match_for_its_alias(capsys: pytest.Capture
 
 
 def raw() -> dict[str, Any]:
-    """A fresh parse of the corpus to break (the kept one when there is one: test_toml_cache
+    """A fresh parse of the corpus to break (the kept one when there is one: test_shipped
     checks it is what tomllib parses)."""
-    return toml_cache.load(DATA)
+    return shipped.load(DATA)
 
 
 def with_unit(unit_id: str, **changes: Any) -> dict[str, Any]:

@@ -30,8 +30,9 @@ from bot.core.embeds import (
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Position, Role
 from texts.corpus import Unit
-from texts.present import notes, unit_lines
+from texts.corpus.shown import unit_lines
 from texts.reading import Entry, Note, Reading, Section, read
+from texts.reading.sentences import notes
 
 
 def unit(unit_id: str, original: str, translation: str, lines: tuple[int, ...] = (1, 2)) -> Unit:
@@ -217,7 +218,7 @@ def test_cast_charts_mark_nothing_excluded() -> None:
 def test_quoted_lines_come_only_from_the_corpus(locale: str) -> None:
     """Every line of a reading field is the corpus's text as the reader is shown it (the original
     with the reader's editorial marks; the seed's Japanese and, for English, the project's English,
-    labelled: texts.present.unit_lines) or a note the presentation wrote."""
+    labelled: texts.corpus.shown.unit_lines) or a note the presentation wrote."""
     lang = i18n.language_of(locale)
     for day, hour in itertools.islice(itertools.product(PILLARS, BRANCHES), 0, 720, 37):
         chart = engine.cast_classical(day, BRANCHES[(hour + 3) % 12], hour)

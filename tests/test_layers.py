@@ -109,25 +109,100 @@ def test_engine_does_no_io() -> None:
         assert "open(" not in module.read_text(encoding="utf-8"), module.name
 
 
-# The texts' I/O edges: the command lines, the loaders of its data files and fonts (and the parses of
-# the data kept beside it, toml_cache.py), the picture's PNG encoder, and the default zone read from
-# LIUREN_TZ. Everything else (the core) does no I/O.
-TEXTS_EDGES = {"__main__.py", "cli.py", "quiz_cli.py", "corpus.py", "matters.py", "translation.py", "words.py",
-               "notes_words.py", "picture.py", "picture_fonts.py", "when.py", "toml_cache.py"}
+# The texts' I/O edges, by package or module: the terminal apps (cli/), the study site's builder
+# and its links' quoting (urllib.parse), the parses of the shipped data kept beside it (shipped.py),
+# the loaders of the data files and fonts, the picture's PNG encoder and golden images, and the
+# default zone read from LIUREN_TZ. Everything else does no I/O.
+TEXTS_EDGES = (
+    "cli/", "site/build.py", "site/paths.py", "shipped.py", "when.py",
+    "words/__init__.py", "corpus/book.py", "corpus/notes.py", "corpus/translations.py", "matters/recognise.py",
+    "picture/fonts.py", "picture/raster.py", "picture/golden.py",
+)
+
+
+def texts_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted((ROOT / "texts").rglob("*.py"))}
+
+
+def texts_imports(path: Path) -> set[str]:
+    """Every texts module ``path`` imports, anywhere in it; ``from texts.x import y`` counts as
+    texts.x.y when that is a module, and a package's import of its own modules is not counted."""
+    known = texts_modules()
+    here = module_name(path)
+    found: set[str] = set()
+    for node in ast.walk(parsed(path)):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "texts"}
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "texts":
+            assert node.module is not None
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in known}
+        assert not (isinstance(node, ast.ImportFrom) and node.level), f"{here}: texts imports are absolute"
+    return {m for m in found if m in known and m != here and m != "texts"}
 
 
 def test_the_texts_core_does_no_io() -> None:
     io_modules = {"os", "socket", "sqlite3", "urllib", "http", "asyncio", "subprocess", "pathlib", "io", "tomllib",
                   "shutil"}
-    for module in sorted((ROOT / "texts").glob("*.py")):
-        if module.name in TEXTS_EDGES:
+    for module in sorted((ROOT / "texts").rglob("*.py")):
+        where = module.relative_to(ROOT / "texts").as_posix()
+        if where.startswith(TEXTS_EDGES) or where == "__main__.py":
             continue
         tree = parsed(module)
         names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         names |= {n.module.split(".")[0] for n in ast.walk(tree)
                   if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
-        assert not names & io_modules, f"texts/{module.name} imports {sorted(names & io_modules)}"
-        assert "open(" not in module.read_text(encoding="utf-8"), module.name
+        assert not names & io_modules, f"texts/{where} imports {sorted(names & io_modules)}"
+        assert "open(" not in module.read_text(encoding="utf-8"), where
+
+
+# Inside texts/: what each part may import of the others (docs/architecture.md draws it). shipped,
+# memo and when are the ground (memo, the one cache mechanism, is open to every layer); words sits
+# on them, the classical text on words.
+TEXTS_GROUND = {"texts.shipped", "texts.memo", "texts.when"}
+TEXTS_BELOW = {
+    "texts.words": TEXTS_GROUND - {"texts.when"},
+    "texts.corpus": (TEXTS_GROUND - {"texts.when"}) | {"texts.words"},
+}
+# The modules of reading/ and matters/ that write sentences: the only ones there that reach words.
+SENTENCE_MODULES = {"texts.reading.sentences", "texts.matters.sentences", "texts.matters.phrases"}
+
+
+def part(module: str) -> str:
+    """texts.words, texts.corpus, texts.picture … for a module of that package; the module itself
+    for those directly under texts/ (texts.memo, texts.render …)."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_the_texts_parts_import_only_what_they_stand_on() -> None:
+    for name, path in texts_modules().items():
+        imported = texts_imports(path)
+        outside = {part(m) for m in imported} - {part(name)}
+        if name in TEXTS_GROUND:
+            assert not imported, f"{name} imports {sorted(imported)}: it is the ground of texts/"
+        for below, allowed in TEXTS_BELOW.items():
+            if part(name) == below:
+                assert outside <= allowed, f"{name} imports {sorted(outside - allowed)}"
+        if part(name) in ("texts.reading", "texts.matters") and name not in SENTENCE_MODULES:
+            assert "texts.words" not in outside, f"{name} writes no sentence: it imports no words"
+        if part(name) == "texts.picture":
+            assert not outside & {"texts.reading", "texts.matters"}, f"{name}: the picture draws a chart, not a reading"
+        if part(name) in ("texts.reading", "texts.matters"):
+            assert "texts.picture" not in outside, f"{name}: a reading draws nothing"
+        if part(name) != "texts.cli" and name != "texts.__main__":  # python -m texts is the lookup's edge
+            assert "texts.cli" not in outside, f"{name} imports the terminal apps"
+
+
+def test_texts_modules_are_small_with_no_name_prefix_families() -> None:
+    """No module over MAX_LINES; none named with an underscore (a prefix family stands in for a
+    package); the classical charts are listed by engine/classical.py alone."""
+    listing = re.compile(r"cast_classical\([^)]*\+ ?k\b[^)]*\)\s*(for\b|$)", re.M)  # in a loop over the plates k
+    for path in sorted((ROOT / "texts").rglob("*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= MAX_LINES, f"{where}: over {MAX_LINES} lines"
+        assert "_" not in path.stem.strip("_"), f"{where}: a name prefix where a package would say it"
+        assert not listing.search(text), f"{where} lists classical charts: use engine.classical"
 
 
 def test_bot_has_no_import_circle() -> None:
@@ -228,7 +303,7 @@ def test_each_store_operation_is_written_once() -> None:
 
 def test_one_definition_of_each_shared_helper_in_bot() -> None:
     """One text() and language_of() (bot/core/words.py, the only bot module reaching texts' own
-    words), one school_json (the store's), no chart_name of the bot's own (texts.explain's)."""
+    words), one school_json (the store's), no chart_name of the bot's own (texts.words.explain's)."""
     homes = {"text": "bot/core/words.py", "language_of": "bot/core/words.py", "school_json": "bot/store/values.py",
              "school_from_json": "bot/store/values.py", "gloss": "bot/core/words.py", "clip": "bot/core/embeds.py",
              "parse_zone": "bot/core/zones.py", "chart_name": None}

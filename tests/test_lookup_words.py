@@ -1,7 +1,7 @@
 """The corpus lookup (``python -m texts``, ``liuren lookup``) speaks the reader's language end to end:
 its labels, reasons, errors, usage and help are texts/locales/<lang>/lookup.toml's, and the editor's
 notes are shown in the reader's language (texts/corpus_notes.toml, checked at load by
-texts/notes_words.py). The seed's own words are shown as written."""
+texts/corpus/notes.py). The seed's own words are shown as written."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from texts.__main__ import main
 from texts.cli import main as liuren
+from texts.cli.lookup import main
 from texts.corpus import corpus
-from texts.notes_words import NOTES, NotesWordsError, load, note_key, says, unreachable_reason
-from texts.scripts import foreign
+from texts.corpus.notes import NOTES, NotesWordsError, load, note_key, says, unreachable_reason
+from texts.corpus.scripts import foreign
 from texts.words import LANGS, LOCALES, Lang, read_file
 
 SEED = (Path(__file__).parents[1] / "texts" / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8")

@@ -28,12 +28,12 @@ from engine.chart import Chart
 from engine.facts import facts
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Kin, PatternName, Position, Vigour
-from texts import corpus
 from texts.cli import main
-from texts.matter_present import items, render_matters
-from texts.matter_reading import Answer, MatterSection, Quote, answer, read_matters
-from texts.matter_table import RULES, TABLE
-from texts.matters import MATTERS, Found, Matter, MattersError, choose, fold, keywords, load, recognise
+from texts.corpus import corpus
+from texts.matters.recognise import MATTERS, Found, Matter, MattersError, choose, fold, keywords, load, recognise
+from texts.matters.sentences import items, render_matters
+from texts.matters.table import RULES, TABLE
+from texts.matters.values import Answer, MatterSection, Quote, answer, read_matters
 from texts.words import LANGS, Lang
 
 KANA = re.compile(r"[\u3040-\u30ff]")

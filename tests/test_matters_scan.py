@@ -1,6 +1,6 @@
 """Recognition's faster scan (issue 18's benchmark) reads every question as the plain scan of §9.4 does.
 
-texts/matters.py normalises a question of PLAIN characters one character at a time, and finds the
+texts/matters/recognise.py normalises a question of PLAIN characters one character at a time, and finds the
 places a word may start with one regular expression instead of looking at every character. Here
 the first is checked against unicodedata for every such character and for random strings, and the
 scan against the plain left-to-right scan (written out below as the reference) on questions made
@@ -15,7 +15,7 @@ import unicodedata
 
 import pytest
 
-from texts.matters import MATTERS, PLAIN, Found, Matter, _folded, _is_latin, keywords, nfkc, recognise
+from texts.matters.recognise import MATTERS, PLAIN, Found, Matter, _folded, _is_latin, keywords, nfkc, recognise
 
 
 def _plain_characters() -> list[str]:

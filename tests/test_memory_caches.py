@@ -10,11 +10,10 @@ from bot.core.replies import remembered_reply
 from engine import chart as engine_chart
 from engine.chart import cast_classical
 from engine.symbols import BRANCHES, PILLARS
-from texts import reading
 from texts.corpus import corpus
-from texts.lru import LRU, size_of
-from texts.matter_reading import answer
-from texts.picture_text import Recurring
+from texts.matters.values import answer
+from texts.memo import LRU, Recurring, size_of
+from texts.reading import match as reading
 
 
 def test_charts_of_one_day_and_plate_share_their_lessons_and_transmissions() -> None:
@@ -82,7 +81,7 @@ def test_the_text_caches_stay_within_their_budgets_and_give_what_a_fresh_read_gi
 
 
 def test_the_readings_sampled_weights_stay_near_what_they_hold() -> None:
-    # issue 23: texts.reading weighs a sample of its entries (texts.lru.Sampled), the rest the moving
+    # issue 23: texts.reading weighs a sample of its entries (texts.memo.Sampled), the rest the moving
     # mean; the sum stays near the truth after heavy readings (all fifteen matters asked, the answer's
     # general reading carrying what they quoted) give way to plain ones, and in a mix of both.
     question = "上司 怖 手紙 婚 裁判 お金 秘密 母 盗 宴 仕事 旅 病 嘘 妊娠"

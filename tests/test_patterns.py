@@ -23,7 +23,7 @@ from engine.patterns import PATTERN_NAMES, Unknown, classify, detect
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Input, Method, PatternName
 from testkit.classical import Lazy
-from texts.explain import explain
+from texts.words.explain import explain
 
 BRANCH_CHARS = "子丑寅卯辰巳午未申酉戌亥"
 STEM_CHARS = "甲乙丙丁戊己庚辛壬癸"

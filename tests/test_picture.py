@@ -1,4 +1,4 @@
-"""The chart as a picture (texts/picture.py, issue 11): it decodes, draws no tofu, matches the golden
+"""The chart as a picture (texts/picture/): it decodes, draws no tofu, matches the golden
 images, is deterministic, marks what it promises, and says in words what it shows."""
 
 from __future__ import annotations
@@ -21,25 +21,18 @@ from engine.facts import Facts, facts
 from engine.patterns import classify
 from engine.symbols import BRANCHES, PILLARS
 from engine.terms import General, Sex, Vigour
-from texts import picture
-from texts.picture import GOLDEN_DIR, SCALE, alt_text, clear_cache, filename, golden_charts, measure, render_png
-from texts.picture_fonts import FONT_DIR, FONT_FILES, cmap
-from texts.picture_layout import (
-    CELL,
-    MARGIN,
-    MIN_TEXT,
-    RING_ROWS,
-    WIDTH,
-    Box,
-    Layout,
-    Text,
-    chart_name,
-    drawable_characters,
-    layout,
-    term,
-    texts_of,
-)
+from texts.cli import picture as picture_command
+from texts.picture import draw as picture
+from texts.picture import raster
+from texts.picture.alt import alt_text
+from texts.picture.draw import SCALE, clear_cache, filename, render_png
+from texts.picture.fonts import FONT_DIR, FONT_FILES, cmap
+from texts.picture.glyphs import measure
+from texts.picture.golden import GOLDEN_DIR, golden_charts
+from texts.picture.layout import layout, texts_of
+from texts.picture.shapes import CELL, MARGIN, MIN_TEXT, RING_ROWS, WIDTH, Box, Layout, Text, drawable_characters, term
 from texts.words import LANGS, Lang, solar_term, text
+from texts.words.explain import chart_name
 
 ROOT = Path(__file__).resolve().parent.parent
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -62,7 +55,7 @@ def _layout(chart: Chart, lang: Lang = "ja") -> Layout:
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("name", ["fuyin", "chongshen"])
-def test_png_decodes_at_twice_the_layout_size(name: str, theme: picture.Theme) -> None:
+def test_png_decodes_at_twice_the_layout_size(name: str, theme: raster.Theme) -> None:
     chart = golden_charts()[name]
     for lang in LANGS:
         png = render_png(chart, theme=theme, lang=lang)
@@ -77,13 +70,13 @@ def test_png_decodes_at_twice_the_layout_size(name: str, theme: picture.Theme) -
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
-def test_the_png_holds_exactly_the_painted_pixels(theme: picture.Theme) -> None:
-    """Issue 21: the PNG is written by texts.picture.encode (ISA-L's deflate, rows unfiltered), not by
+def test_the_png_holds_exactly_the_painted_pixels(theme: raster.Theme) -> None:
+    """Issue 21: the PNG is written by texts.raster.encode (ISA-L's deflate, rows unfiltered), not by
     Pillow's encoder: what a decoder reads back is the painted picture, index for index and colour
     for colour, its chunks' checksums verified; a picture not of a palette goes through Pillow."""
     chart = golden_charts()["chongshen"]
-    painted = picture.paint(_layout(chart), theme)
-    png = picture.encode(painted)
+    painted = raster.paint(_layout(chart), theme)
+    png = raster.encode(painted)
     back = Image.open(BytesIO(png))
     back.verify()  # every chunk's CRC
     back = Image.open(BytesIO(png))
@@ -92,18 +85,18 @@ def test_the_png_holds_exactly_the_painted_pixels(theme: picture.Theme) -> None:
     same_palette, same_pixels = back.getpalette() == painted.getpalette(), back.tobytes() == painted.tobytes()
     assert same_palette and same_pixels, f"palette kept: {same_palette}, pixels kept: {same_pixels}"
     rgb = painted.convert("RGB")
-    same_rgb = Image.open(BytesIO(picture.encode(rgb))).convert("RGB").tobytes() == rgb.tobytes()
+    same_rgb = Image.open(BytesIO(raster.encode(rgb))).convert("RGB").tobytes() == rgb.tobytes()
     assert same_rgb, "an RGB picture's PNG does not decode to its pixels"
 
 
-@pytest.mark.parametrize("rows", [1, picture.STRIP_ROWS - 1, picture.STRIP_ROWS, 2 * picture.STRIP_ROWS,
-                                  2 * picture.STRIP_ROWS + 1])
+@pytest.mark.parametrize("rows", [1, raster.STRIP_ROWS - 1, raster.STRIP_ROWS, 2 * raster.STRIP_ROWS,
+                                  2 * raster.STRIP_ROWS + 1])
 def test_every_row_is_kept_across_the_strips(rows: int) -> None:
     """The rows go to the compressor in strips (issue 21): a picture of one strip, of a whole number of
     strips, and one row more or fewer, each decodes to exactly its pixels."""
-    painted = picture.paint(_layout(golden_charts()["chongshen"]), "dark")
+    painted = raster.paint(_layout(golden_charts()["chongshen"]), "dark")
     part = painted.crop((0, painted.height - rows, painted.width, painted.height))  # the legend's rows: not blank
-    back = Image.open(BytesIO(picture.encode(part)))
+    back = Image.open(BytesIO(raster.encode(part)))
     assert (back.size, back.getpalette()) == (part.size, part.getpalette())
     assert back.tobytes() == part.tobytes(), f"{rows} rows: the pixels differ"
 
@@ -111,7 +104,7 @@ def test_every_row_is_kept_across_the_strips(rows: int) -> None:
 def test_encoding_never_copies_the_whole_picture() -> None:
     """Issue 21: the encoder's buffers stay a fraction of the picture's pixels (a whole copy stayed in
     the drawing thread's malloc arena after every drawing); Python's own allocations are traced."""
-    painted = picture.paint(_layout(golden_charts()["chongshen"]), "dark")
+    painted = raster.paint(_layout(golden_charts()["chongshen"]), "dark")
     pixels = painted.width * painted.height
     was_tracing = tracemalloc.is_tracing()
     if not was_tracing:
@@ -119,7 +112,7 @@ def test_encoding_never_copies_the_whole_picture() -> None:
     tracemalloc.reset_peak()
     try:
         start, _ = tracemalloc.get_traced_memory()
-        picture.encode(painted)
+        raster.encode(painted)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         if not was_tracing:
@@ -252,8 +245,8 @@ def _difference(png: bytes, golden: Path) -> tuple[float, float]:
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
 @pytest.mark.parametrize("name", ["fuyin", "chongshen"])
-def test_matches_the_golden_image(name: str, theme: picture.Theme) -> None:
-    """Regenerate after an intended change with: python -m texts.picture --regenerate-golden"""
+def test_matches_the_golden_image(name: str, theme: raster.Theme) -> None:
+    """Regenerate after an intended change with: python -m texts.cli.picture --regenerate-golden"""
     golden = GOLDEN_DIR / f"{name}-{theme}.png"
     mean, changed = _difference(render_png(golden_charts()[name], theme=theme, lang="ja"), golden)
     assert mean < 0.5 and changed < 0.002, f"{golden.name}: mean diff {mean:.3f}, {changed:.2%} of pixels changed"
@@ -304,7 +297,7 @@ def test_alt_text_says_everything_the_picture_shows(lang: Lang) -> None:
         said = alt_text(chart, lang)
         assert len(said) <= 1024  # Discord's limit for an attachment description
         assert str(chart.day) in said and str(chart.yuejiang) in said
-        assert text("picture.name", lang, name=chart_name(chart, lang)) in said
+        assert text("picture.name", lang, name=chart_name(chart.transmissions, lang)) in said
         for ground in BRANCHES:
             cell = text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground),
                         general=term(chart.generals.over(ground), lang))
@@ -354,14 +347,15 @@ def test_command_line_writes_a_picture_and_says_what_it_shows(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "chart.png"
     args = ["--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--theme", "light", "--out", str(out)]
-    assert picture.main(args) == 0
+    assert picture_command.main(args) == 0
     chart = cast_classical("甲子", "亥", "午")
     assert out.read_bytes() == render_png(chart, theme="light")
     assert capsys.readouterr().out.strip() == alt_text(chart, "ja")
 
 
 def test_command_line_refuses_a_bad_day_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert picture.main(["--day", "甲丑", "--yuejiang", "亥", "--hour", "午", "--out", str(tmp_path / "x.png")]) == 2
+    out = str(tmp_path / "x.png")
+    assert picture_command.main(["--day", "甲丑", "--yuejiang", "亥", "--hour", "午", "--out", out]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "甲丑" in err
     assert not (tmp_path / "x.png").exists()
@@ -371,27 +365,27 @@ def test_warm_fills_the_text_cache_without_caching_pictures() -> None:
     clear_cache()
     picture.warm()
     assert not picture._CACHE
-    assert picture._short_inked.cache_info().currsize > 50
+    assert raster._short_inked.cache_info().currsize > 50
 
 
 def test_every_text_edge_blends_through_the_palette(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each (paper, ink) pair a picture draws has its blends in the theme's palette (smooth edges)."""
     missing: set[tuple[str, int, int]] = set()
-    original = picture.Palette.ramp
+    original = raster.Palette.ramp
 
-    def ramp(self: picture.Palette, paper: int, ink: int) -> list[int]:
+    def ramp(self: raster.Palette, paper: int, ink: int) -> list[int]:
         if (paper, ink) not in self.blends:
             missing.add((next(k for k, v in self.index.items() if v == paper), paper, ink))
         return original(self, paper, ink)
 
-    monkeypatch.setattr(picture.Palette, "ramp", ramp)
+    monkeypatch.setattr(raster.Palette, "ramp", ramp)
     clear_cache()
-    picture._ramp.cache_clear()
+    raster._ramp.cache_clear()
     for chart in (*golden_charts().values(), cast_classical("丁未", "子", "午"), cast_classical("甲子", "亥", "午")):
-        for theme in picture.THEMES_ALL:
+        for theme in raster.THEMES_ALL:
             for lang in LANGS:
-                picture.paint(_layout(chart, lang), theme)
-    picture._ramp.cache_clear()
+                raster.paint(_layout(chart, lang), theme)
+    raster._ramp.cache_clear()
     assert not missing
 
 

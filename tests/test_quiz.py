@@ -14,13 +14,13 @@ from itertools import islice
 import pytest
 
 from engine.chart import Chart
+from engine.classical import classical_charts
 from engine.patterns import classify, detect
 from engine.school import DEFAULT_SCHOOL, School
 from engine.symbols import Branch
 from engine.terms import Method
 from texts.cli import main as cli_main
-from texts.explain import chart_name, explain
-from texts.find import classical_charts
+from texts.cli.quiz import Score, play
 from texts.quiz import (
     LEVEL_TOPICS,
     METHOD_PATTERNS,
@@ -42,9 +42,9 @@ from texts.quiz import (
     topic_of,
     topics,
 )
-from texts.quiz_cli import Score, play
 from texts.render import lessons, ring
 from texts.words import LANGS, Lang, text, words
+from texts.words.explain import chart_name, explain
 
 KANA = re.compile(r"[\u3040-\u30ff]")
 DEPTH = School(shehai_depth_first=True)
@@ -67,7 +67,7 @@ def engine_answer(q: Question) -> object:
         assert isinstance(branch, Branch)
         return q.chart.generals.on(branch)
     if q.kind is Kind.SPIRIT:  # issue 18: where the first 類神 of the matter asked stands
-        from texts.matter_table import RULES
+        from texts.matters.table import RULES
 
         matter = dict(q.prompt.values)["matter"]
         return q.chart.generals.ground_of(RULES[matter].spirits[0].general)  # type: ignore[index]

@@ -24,8 +24,8 @@ from engine.school import DEFAULT_SCHOOL
 from testkit.daily_harness import Clock, utc
 from testkit.discord_standin import Callback, DiscordStandIn, snowflake
 from tests.conftest import StartBot
-from texts.explain import explain
 from texts.quiz import Kind, Question, make_round, render_board, render_reveal, render_score
+from texts.words.explain import explain
 
 ALICE, BOB = snowflake(), snowflake()
 START = utc(2026, 11, 29, 5, 0)

@@ -18,9 +18,9 @@ from engine import School, cast_classical
 from engine.symbols import Branch
 from engine.terms import General, Method, PatternName, Position, Role
 from testkit import classical
-from texts import corpus
-from texts.present import notes, render_reading
+from texts.corpus import corpus
 from texts.reading import Entry, Note, Section, read
+from texts.reading.sentences import notes, render_reading
 
 KANA = re.compile(r"[\u3040-\u30ff]")
 # issue 23: cast and read once per run, shared with other files, on first use (testkit/classical.py)
@@ -138,7 +138,7 @@ def test_pleiades_sub_forms_by_school() -> None:
 @pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
 def test_readings_in_english_and_chinese_have_no_kana_outside_the_seed(lang: str) -> None:
-    from texts.present import translation
+    from texts.corpus.shown import translation
     from texts.render import render_text
 
     for reading in READINGS[::7]:

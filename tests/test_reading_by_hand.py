@@ -12,7 +12,7 @@ from engine import cast_classical
 from engine.patterns import detect
 from engine.symbols import Branch
 from engine.terms import Frame, General, Method, PatternName, Position, Role
-from texts import corpus
+from texts.corpus import corpus
 from texts.reading import Entry, Section, read
 
 

@@ -19,21 +19,22 @@ import pytest
 
 from engine import School
 from engine.chart import Chart, kin
+from engine.classical import classical_charts
 from engine.reasons import Rule, Why
 from engine.symbols import Branch, Stem
 from engine.terms import General, Kin, Relation, Role, Seat
 from engine.transmissions import shehai_depth
 from testkit import classical
 from testkit.classical import read  # issue 23: texts.reading.read, each chart read once per run
-from texts import corpus
-from texts.cli import build_parser, run
 from texts.cli import main as cli_main
-from texts.explain import cite, explain, show
-from texts.find import classical_charts
-from texts.present import notes, original, render_reading
+from texts.cli.liuren import build_parser, run
+from texts.corpus import corpus
+from texts.corpus.shown import original
 from texts.quiz import Kind, ask, render_board
 from texts.reading import Note, Reading, Section
+from texts.reading.sentences import notes, render_reading
 from texts.words import LANGS, Lang, term, text, words
+from texts.words.explain import cite, explain, show
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = (ROOT / "texts" / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8").split("\n")
@@ -59,7 +60,7 @@ _PARSER = build_parser()
 
 def printed(index: int, lang: Lang) -> str:
     """What `liuren cast --day … --yuejiang … --hour … --reading --lang …` prints for CHARTS[index]:
-    the real CLI path (texts/cli.py: run), one parser for all."""
+    the real CLI path (texts/cli/liuren.py: run), one parser for all."""
     return _printed_in_every_language(index)[lang]
 
 

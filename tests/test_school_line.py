@@ -1,6 +1,6 @@
 """Every output names the school options in force when they are not the defaults (issue 19 item 4):
 the terminal text, the JSON, the picture and its alt text, ``liuren find`` and ``liuren table``, and
-``texts.schools.school_line`` (what the bot calls), for each option in all four languages."""
+``texts.words.schools.school_line`` (what the bot calls), for each option in all four languages."""
 
 from __future__ import annotations
 
@@ -14,13 +14,16 @@ import pytest
 from engine import cast, cast_classical
 from engine.facts import facts
 from engine.school import DEFAULT_SCHOOL, School
-from texts.cli import chart_json, main
-from texts.find import find_charts
-from texts.picture import alt_text, measure
-from texts.picture_layout import MARGIN, MIN_TEXT, WIDTH, Text, layout
+from texts.cli import main
+from texts.cli.cast import chart_json
+from texts.cli.find import find_charts
+from texts.picture.alt import alt_text
+from texts.picture.glyphs import measure
+from texts.picture.layout import layout
+from texts.picture.shapes import MARGIN, MIN_TEXT, WIDTH, Text
 from texts.render import render_text
-from texts.schools import school_line, school_options
 from texts.words import LANGS, Lang, text
+from texts.words.schools import school_line, school_options
 
 # One non-default value per option; a new option of engine/school.py must be added here and worded
 # in texts/locales/*/core.toml ([school]), or the first test fails.

@@ -11,19 +11,21 @@ from functools import cache
 import pytest
 
 from engine.calendar import TERM_NAMES
+from engine.classical import classical_charts
 from engine.facts import facts
 from engine.school import DEFAULT_SCHOOL
 from engine.terms import GENERALS, PatternName
-from texts.cli import chart_json
+from texts.cli.cast import chart_json
+from texts.cli.find import find_charts
 from texts.corpus import corpus
-from texts.find import classical_charts, find_charts
-from texts.normalize import normalize
-from texts.picture import alt_text, measure
-from texts.picture_layout import layout, texts_of
-from texts.present import render_reading
+from texts.corpus.normalize import normalize
+from texts.corpus.scripts import foreign, foreign_char, japanese_only, japanese_only_characters, simplified_ok
+from texts.picture.alt import alt_text
+from texts.picture.glyphs import measure
+from texts.picture.layout import layout, texts_of
 from texts.reading import read
+from texts.reading.sentences import render_reading
 from texts.render import render_text
-from texts.scripts import foreign, foreign_char, japanese_only, japanese_only_characters, simplified_ok
 from texts.words import LANGS, Lang, corpus_name, short, solar_term, words
 
 CHINESE_AND_ENGLISH: tuple[Lang, ...] = ("zh-TW", "zh-CN", "en")

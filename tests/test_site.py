@@ -19,14 +19,15 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from engine import cast, cast_classical
+from engine.classical import HOURS, classical_charts, classical_of
 from engine.generals import is_daytime
 from engine.symbols import BRANCHES, PILLARS
 from texts.cli import main as cli
+from texts.cli.find import find_charts
 from texts.corpus import corpus
-from texts.find import classical_charts, find_charts
-from texts.normalize import normalize
+from texts.corpus.normalize import normalize
+from texts.corpus.scripts import foreign
 from texts.reading import read
-from texts.scripts import foreign
 from texts.site import chart_path, chart_url
 from texts.site import paths as site_paths
 from texts.site.build import SiteError, build, parse_days
@@ -66,9 +67,9 @@ def test_a_chart_at_any_hour_has_the_page_of_its_classical_chart() -> None:
         for hour in BRANCHES:
             for k in (0, 5, 6, 9):
                 chart = cast_classical(day, hour + k, hour)
-                shown = site_paths.classical(chart)
+                shown = classical_of(chart)
                 assert chart_path(chart, "en") == chart_path(shown, "en")
-                assert shown.hour in (site_paths.DAY_HOUR, site_paths.NIGHT_HOUR)
+                assert shown.hour in (HOURS)
                 assert is_daytime(shown.hour) == is_daytime(hour)
                 assert shown.lessons == chart.lessons
                 assert shown.transmissions.branches == chart.transmissions.branches
@@ -81,7 +82,7 @@ def test_a_moment_has_its_page_and_url() -> None:
 
     chart = cast(datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo("Asia/Tokyo")))
     path = chart_path(chart, "zh-CN")
-    assert path == chart_path(site_paths.classical(chart), "zh-CN")
+    assert path == chart_path(classical_of(chart), "zh-CN")
     assert chart_url(chart, "zh-CN", "https://example.org/x/") == f"https://example.org/x/{path}"
     assert chart_url(chart, "zh-CN", "https://example.org/x") == f"https://example.org/x/{path}"
 
@@ -381,10 +382,10 @@ def test_languages_of_the_build_can_be_chosen(tmp_path: Path) -> None:
 
 def test_an_english_quotation_gives_the_projects_english_and_its_marks_before_the_seeds_japanese() -> None:
     """English readers read the original, then the project's English with its editor's marks, then
-    the seed's Japanese (the order of texts.present.translation_lines), on the site as elsewhere."""
+    the seed's Japanese (the order of texts.corpus.shown.translation_lines), on the site as elsewhere."""
     from texts.corpus import corpus
-    from texts.site.pages import quotation
-    from texts.translation import english
+    from texts.corpus.translations import english
+    from texts.site.charts import quotation
 
     unit = corpus().get("general.騰蛇")
     own = english(unit.id)

@@ -28,9 +28,9 @@ from bot.core.replies import remembered_reply
 from bot.store import Case, GuildOptions, Profile, Store, open_store
 from engine import cast
 from engine.symbols import Branch
-from texts import picture
-from texts.lru import LRU
-from texts.picture_layout import hour_span
+from texts.memo import LRU
+from texts.picture import draw as picture
+from texts.picture.shapes import hour_span
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKYO = ZoneInfo("Asia/Tokyo")

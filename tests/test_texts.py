@@ -16,15 +16,17 @@ from typing import Any
 import pytest
 
 import texts
-from texts import Corpus, CorpusError, Unit, corpus, normalize, toml_cache
-from texts.__main__ import main as cli_main
-from texts.corpus import DATA, load, parse
+from engine.terms import GENERALS as ENGINE_GENERALS
+from texts import shipped
+from texts.cli.lookup import main as cli_main
+from texts.corpus import DATA, Corpus, CorpusError, Unit, corpus, load, parse
+from texts.corpus.normalize import normalize
 
 SEED_PATH = Path(texts.__file__).parent / "seed" / "000_bc2579445fc12f06.txt"
 SEED = SEED_PATH.read_text(encoding="utf-8").split("\n")
 BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
-# the generals as the corpus names them (texts.GENERALS are the engine's General values; str() is the name)
-GENERALS = tuple(str(g) for g in texts.GENERALS)
+# the generals as the corpus names them (the engine's General values; str() is the name)
+GENERALS = tuple(str(g) for g in ENGINE_GENERALS)
 
 
 def line(n: int) -> str:
@@ -386,8 +388,8 @@ def test_corpus_is_loaded_once() -> None:
 
 def raw() -> dict[str, Any]:
     """A fresh parse of the corpus to break (the kept parse when there is one: issue 23, each
-    case parsed the 400 KB file twice with tomllib; test_toml_cache checks the two agree)."""
-    return toml_cache.load(DATA)
+    case parsed the 400 KB file twice with tomllib; test_shipped checks the two agree)."""
+    return shipped.load(DATA)
 
 
 def broken(index: int, **changes: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The project's English translation (texts/translations/en/*.toml, texts/translation.py).
+"""The project's English translation (texts/translations/en/*.toml, texts/corpus/translations.py).
 
 - the package's files load and validate; every entry is the project's, non-empty, without kana;
 - validation fails, naming the unit, on a missing unit, an unknown id, kana in the English, a
@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from texts.corpus import corpus
-from texts.normalize import normalize
-from texts.translation import (
+from texts.corpus.normalize import normalize
+from texts.corpus.translations import (
     KANA,
     NOTE_KINDS,
     ROOT,

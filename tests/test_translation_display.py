@@ -22,18 +22,19 @@ import pytest
 from engine import cast_classical
 from engine.school import DEFAULT_SCHOOL
 from testkit import classical
-from texts import present
-from texts.__main__ import format_unit
-from texts.__main__ import main as texts_main
 from texts.cli import main as liuren
-from texts.cli import reading_dict
+from texts.cli.cast import reading_dict
+from texts.cli.lookup import format_unit
+from texts.cli.lookup import main as texts_main
 from texts.corpus import Unit, corpus
-from texts.present import original, render_reading, role_label, seed_lines, unit_lines, unit_translations
+from texts.corpus import shown as shown_units
+from texts.corpus.scripts import foreign
+from texts.corpus.shown import original, seed_lines, unit_lines, unit_translations
+from texts.corpus.translations import NOTE_KINDS, Translation, english
 from texts.quiz import Kind, Level, ask, explanation_lines, make_round, render_reveal
-from texts.reading import Reading, read
+from texts.reading import Reading, read, sentences
+from texts.reading.sentences import render_reading, role_label
 from texts.render import render_text
-from texts.scripts import foreign
-from texts.translation import NOTE_KINDS, Translation, english
 from texts.words import LANGS, Lang, text, words
 
 KANA = re.compile("[\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
@@ -81,7 +82,7 @@ def test_there_are_1440_readings() -> None:
 def test_the_label_says_it_is_the_projects_translation() -> None:
     assert text("translation.line", "en", label=text("translation.label_en", "en"), words="") == LABEL_EN
     assert text("translation.line", "en", label=text("translation.label_ja", "en"), words="") == LABEL_JA
-    for lang in LANGS:  # every language has the words (texts/words.py checks the keys agree)
+    for lang in LANGS:  # every language has the words (texts/words/__init__.py checks the keys agree)
         assert text("translation.label_en", lang) != text("translation.label_ja", lang)
 
 
@@ -136,7 +137,8 @@ def test_english_readings_have_no_kana_outside_the_japanese_lines() -> None:
 
 def test_japanese_readings_are_as_they_were() -> None:
     """The lines under a quoted original are the seed's translation alone, unlabelled (what
-    texts/present.py printed before issue 25); nothing of the English reaches a Japanese reader."""
+    texts/reading/sentences.py printed before the English translation); nothing of the English
+    reaches a Japanese reader."""
     for reading in READINGS[::3]:
         lines = render_reading(reading, "ja").split("\n")
         shown = "\n".join(lines)
@@ -164,8 +166,8 @@ def test_japanese_and_chinese_output_does_not_read_the_english(monkeypatch: pyte
     def no_english(language: str) -> object:
         raise AssertionError(f"the {language} translation was read")
 
-    monkeypatch.setattr(present, "translations", no_english)
-    present.say.cache_clear()
+    monkeypatch.setattr(shown_units, "translations", no_english)
+    sentences.say.cache_clear()
     for lang, shown in before.items():
         assert [render_reading(r, lang) for r in READINGS[::40]] == shown
     assert [format_unit(u) for u in corpus().units] == looked
@@ -331,9 +333,9 @@ def test_the_quiz_explains_in_japanese_as_before() -> None:
 
 
 def test_the_matter_sections_in_english_show_the_english() -> None:
-    from texts.matter_present import items, render_matters
-    from texts.matter_reading import answer
-    from texts.matters import MATTERS
+    from texts.matters.recognise import MATTERS
+    from texts.matters.sentences import items, render_matters
+    from texts.matters.values import answer
 
     seen = 0
     for chart in CHARTS[::97]:

@@ -146,7 +146,7 @@ CANONICAL_ENGLISH: dict[str, str] = {
 
 
 def _canonical(term: str) -> str | None:
-    from texts.normalize import normalize
+    from texts.corpus.normalize import normalize
 
     folded = normalize(term)
     return next((english for key, english in CANONICAL_ENGLISH.items() if normalize(key) == folded), None)

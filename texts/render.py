@@ -14,11 +14,10 @@ from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import Patterns, classify
 from engine.symbols import Branch
-
-from .explain import chart_name, explain, show
-from .schools import school_line
-from .when import on_clock
-from .words import Lang, short, solar_term, text
+from texts.when import on_clock
+from texts.words import Lang, short, solar_term, text
+from texts.words.explain import chart_name, explain, show
+from texts.words.schools import school_line
 
 # 地盤 positions of the square ring, read row by row (south at the top, as printed in the books).
 _RING_ROWS = ("巳午未申", "辰  酉", "卯  戌", "寅丑子亥")
@@ -155,7 +154,7 @@ def render_text(
     """The whole chart as a terminal shows it; ``known`` passes facts derived with birth data.
 
     ``with_patterns=False`` (and ``with_trace=False``) leave out the 課体 and the trace: a reading
-    printed after the chart (texts/present.render_reading) says each of them once, in its place."""
+    printed after the chart (texts/reading/sentences.py render_reading) says each of them once, in its place."""
     known = known if known is not None else facts(chart)
     g = chart.generals
     school = school_line(chart.school, lang)  # issue 19: the non-default school options, named

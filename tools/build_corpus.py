@@ -342,7 +342,7 @@ def unreachable_reason(general: str, branch: str) -> str:
 # Names a lookup answers to that the seed does not give the unit as its name.
 ALIASES = {"general.玄武.寅": ["入林"], "general.玄武.辰": ["失路"]}
 
-# Editorial notes (texts/corpus.py's docstring says what each kind promises). Never part of the
+# Editorial notes (texts/corpus/units.py's docstring says what each kind promises). Never part of the
 # verbatim text: the display form marks them.
 NOTES: dict[str, list[dict[str, str]]] = {
     "general.貴人": [{
@@ -391,7 +391,7 @@ HEADER = [
     "# 《心印賦》 (大六壬指南 巻一) cut into units. Source of truth: edit by hand, keep verbatim.",
     "# Checked by tests/test_texts.py and tests/test_corpus_*.py against texts/seed/000_bc2579445fc12f06.txt.",
     "#",
-    "# Fields of a [[unit]] (texts/corpus.py's docstring is the full account):",
+    "# Fields of a [[unit]] (texts/corpus/units.py's docstring is the full account):",
     "#   id, kind, keys           the unit's id, its kind, the names a lookup answers to",
     "#   lines                    [original's seed line, translation's seed line]; one when the other is empty",
     "#   original, translation    verbatim spans of the seed; never edited (a U+FFFD stays a U+FFFD)",

@@ -1,10 +1,10 @@
 """Build the CJK font subset the chart picture draws with (texts/fonts/).
 
-The picture (texts/picture.py) must not depend on a system font, so the project ships a subset of
+The picture (texts/picture/) must not depend on a system font, so the project ships a subset of
 Noto Sans CJK JP (SIL Open Font License 1.1), Regular and Bold, holding only the glyphs the
 renderer may draw: every character of the picture's label files and of the ``term.*`` words in
 every language, plus the domain characters (stems, branches, the generals, 課名, 六親) and
-printable ASCII for dates and zone names — exactly ``texts.picture_layout.drawable_characters()``.
+printable ASCII for dates and zone names — exactly ``texts.picture.layout.drawable_characters()``.
 It also writes the licence text next to the fonts.
 
 Run it after changing any ``texts/locales/*/picture.toml`` (the tests fail with the missing
@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from fontTools import subset  # type: ignore[import-untyped]  # noqa: E402
 from fontTools.ttLib import TTCollection, TTFont  # type: ignore[import-untyped]  # noqa: E402
 
-from texts.picture_fonts import FONT_DIR, FONT_FILES, LICENCE_FILE, Weight  # noqa: E402
-from texts.picture_layout import drawable_characters  # noqa: E402
+from texts.picture.fonts import FONT_DIR, FONT_FILES, LICENCE_FILE, Weight  # noqa: E402
+from texts.picture.shapes import drawable_characters  # noqa: E402
 
 DEBIAN_FONTS = Path("/usr/share/fonts/opentype/noto")
 DEBIAN_COPYRIGHT = Path("/usr/share/doc/fonts-noto-cjk/copyright")

@@ -28,11 +28,12 @@ from engine import Chart
 from engine.facts import Facts
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
-from texts.explain import explain
-from texts.matter_reading import answer
-from texts.matters import choose
-from texts.picture import Picture, Theme, draw, filename, kept, picture_key
-from texts.present import unit_lines
+from texts.corpus.shown import unit_lines
+from texts.matters.recognise import choose
+from texts.matters.values import answer
+from texts.picture.draw import Picture, draw, filename, kept, picture_key
+from texts.picture.raster import Theme
+from texts.words.explain import explain
 
 from .privacy import known_for
 from .seen import may_read, readable_channels
@@ -200,7 +201,7 @@ def source_pages(chart: Chart, known: Facts | None, lang: Lang, *, question: str
                  matter: str | None = None) -> list[str]:
     """Every line of the seed the reply quoted (the matters asked first, then the general reading),
     in full, in pages that each fit one embed: the original, and under it what a reader of
-    ``lang`` is shown (``texts.present.unit_lines``: the seed's Japanese; for English readers the
+    ``lang`` is shown (``texts.corpus.shown.unit_lines``: the seed's Japanese; for English readers the
     project's English, labelled, first)."""
     reply = answer(chart, known, question=question, matter=matter)
     quoted = [q.unit for m in reply.matters for q in m.quotes() if not q.above]

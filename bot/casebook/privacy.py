@@ -24,7 +24,7 @@ from bot.store import Case
 from engine import Chart
 from engine.facts import Facts, facts
 from engine.patterns import classify
-from texts.explain import explain, show
+from texts.words.explain import explain, show
 
 __all__ = ["NUL", "birth_embed", "known_for", "plain_text", "seen_alone"]
 

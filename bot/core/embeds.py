@@ -19,13 +19,14 @@ from engine.facts import Facts
 from engine.terms import General
 from texts import render as chart_text
 from texts.corpus import Unit
-from texts.explain import chart_name, show
-from texts.lru import LRU, size_of
-from texts.matter_reading import MatterSection, answer
-from texts.matters import Matter
-from texts.present import notes, role_label, section_title, unit_lines
+from texts.corpus.shown import unit_lines
+from texts.matters.recognise import Matter
+from texts.matters.values import MatterSection, answer
+from texts.memo import LRU, size_of
 from texts.reading import Reading, Section, read
-from texts.schools import school_line
+from texts.reading.sentences import notes, role_label, section_title
+from texts.words.explain import chart_name, show
+from texts.words.schools import school_line
 
 from .matter_fields import matter_fields
 from .matter_fields import subject as _subject
@@ -122,7 +123,7 @@ def split_lines(value: str, limit: int, mark: str) -> list[str]:
 
 
 def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
-    """課名 (texts.explain.chart_name) and the named patterns, in the reader's script; glossed in English."""
+    """課名 (texts.words.explain.chart_name) and the named patterns, in the reader's script; glossed in English."""
     t = chart.transmissions
     parts = {t.method.name, *(() if t.frame is None else (t.frame.name,))}
     held = reading.patterns.held if reading is not None else ()
@@ -188,7 +189,7 @@ EXCLUDED_MARK = "⊘ "
 
 
 Piece = tuple[str, str]  # a field as sent: its name and a value within FIELD_VALUE_MAX
-# issue 21: by measured bytes (texts.lru.size_of of key and pieces; the chart's parts and facts are not theirs):
+# issue 21: by measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
 BUDGET, _SHARED = 2**20, (Step, School, Facts)  # each: ~100 readings' fields (8–12 KB), ~600 charts' (1–2 KB)
 _FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)  # readings' fields per language
 _CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)
@@ -210,7 +211,7 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
 
 def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
     """(name, value) per entry, in the reading's (a teacher's) order: the original, then what a
-    reader of ``lang`` is shown under it (``texts.present.unit_lines``: the seed's Japanese; for
+    reader of ``lang`` is shown under it (``texts.corpus.shown.unit_lines``: the seed's Japanese; for
     English readers the project's English, labelled, first), then what the reading says with it as
     small lines. A stated fact with no line of the seed is said as such, never dressed as a quotation."""
     out: list[tuple[str, str]] = []
@@ -252,7 +253,7 @@ def chart_reply(
     known: Facts | None = None,
 ) -> ChartReply:
     """What /cast, /chart and /case show send: the matters the question names (or ``matter``: a key,
-    or ``general`` for none, overriding recognition; texts.matter_reading.answer) first, then the
+    or ``general`` for none, overriding recognition; texts.matters.values.answer) first, then the
     general reading, which refers back to a line the matters quoted instead of quoting it again."""
     if question or matter is not None:
         reply = answer(chart, known, question=question, matter=matter)
@@ -380,7 +381,7 @@ LOOKUP_MAX_UNITS = 8  # more would flood a channel; the reply says how many were
 
 
 def build_lookup_embeds(term: str, units: Sequence[Unit], *, locale: str = "ja") -> list[discord.Embed]:
-    """The corpus units for ``term`` (each as ``texts.present.unit_lines`` shows it), within limits.
+    """The corpus units for ``term`` (each as ``texts.corpus.shown.unit_lines`` shows it), within limits.
 
     At most ``LOOKUP_MAX_UNITS`` units are shown; the description says how many matched.
     """

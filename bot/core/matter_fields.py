@@ -1,10 +1,10 @@
-"""The matter asked (issue 18) as embed fields: what texts.matter_present writes, laid out for Discord.
+"""The matter asked (issue 18) as embed fields: what texts.matters.sentences writes, laid out for Discord.
 
-Pure: ``matter_fields`` turns the matter sections of a reply (texts.matter_reading) into (name,
+Pure: ``matter_fields`` turns the matter sections of a reply (texts.matters.values) into (name,
 value) pairs in the order shown; bot.core.embeds splits them to Discord's field sizes and puts
 them first, before the chart's fields and the general reading. A quotation's field holds the
 classical original and what a reader of the language is shown under it
-(``texts.present.unit_lines``: the seed's Japanese; for English readers the project's English,
+(``texts.corpus.shown.unit_lines``: the seed's Japanese; for English readers the project's English,
 labelled, first); what the reading states sits in fields of its own, never under a quotation,
 where it would read as the seed's.
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from texts.corpus import Unit
-from texts.matter_present import Item, items
-from texts.matter_reading import MatterSection
-from texts.present import unit_lines
+from texts.corpus.shown import unit_lines
+from texts.matters.sentences import Item, items
+from texts.matters.values import MatterSection
 
 from .words import Lang, text, word
 

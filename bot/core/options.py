@@ -16,7 +16,7 @@ from discord import app_commands
 
 from engine.symbols import BRANCHES, PILLARS, Branch, Pillar, parse_branch
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
-from texts.matters import GENERAL, MATTERS, Matter  # issue 18
+from texts.matters.recognise import GENERAL, MATTERS, Matter  # issue 18
 
 from .embeds import clip
 from .errors import ReplyError

@@ -19,7 +19,7 @@ import discord
 from bot.store import GuildOptions, Profile, school_from_json, school_json
 from engine.school import School
 from engine.terms import FIRST_YEAR, LAST_YEAR
-from texts.lru import LRU
+from texts.memo import LRU
 from texts.when import ACCEPTED_FORMS, WhenError, parse_when
 
 from .errors import ReplyError

@@ -7,7 +7,7 @@ The reply is kept as the embeds' dicts (what discord.py sends) and given back as
 caller that stamps a footer, adds an image, adds or removes a field or inserts an embed changes only
 its own copy. The fields themselves are shared by every copy and refuse to change in place
 (``Shared``): copying two dozen of them for every /cast was most of a warm reply's cost (issue 21).
-Bounded by measured size (``texts.lru``): each entry weighs its characters and its dicts.
+Bounded by measured size (``texts.memo``): each entry weighs its characters and its dicts.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from engine import Chart
 from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
-from texts.lru import LRU, last_one
-from texts.matters import Matter
-from texts.picture import hour_key
+from texts.matters.recognise import Matter
+from texts.memo import LRU, last_one
+from texts.picture.draw import hour_key
 
 from . import embeds
 from .embeds import MOMENT_STAMP, ChartReply, chart_reply

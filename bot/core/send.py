@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import ui
 
-from texts.picture import Picture
+from texts.picture.draw import Picture
 
 from . import ack
 from .embeds import group_messages

@@ -15,7 +15,7 @@ from bot.core.send import picture_file
 from bot.core.site_link import SiteLink, link_view, site_link
 from bot.core.words import language_of, text
 from engine.school import DEFAULT_SCHOOL, School
-from texts.picture import Picture, draw
+from texts.picture.draw import Picture, draw
 
 __all__ = ["Post", "compose", "without_picture"]
 

@@ -27,7 +27,7 @@ from bot.core.reader import resolve
 from bot.core.words import Lang, language_of, ls, text, word
 from bot.store import QuizScore, QuizTopicScore, epoch
 from engine.terms import Frame, Method
-from texts import corpus
+from texts.corpus import corpus
 from texts.quiz import Level
 from texts.words import term
 

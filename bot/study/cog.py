@@ -29,7 +29,7 @@ from bot.core.words import language_of, ls, text
 from bot.core.zones import parse_zone
 from bot.store import NewCase
 from engine.symbols import Branch, Pillar
-from texts import corpus
+from texts.corpus import corpus
 from texts.when import parse_when
 
 if TYPE_CHECKING:

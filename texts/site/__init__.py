@@ -1,4 +1,4 @@
-"""The study site (issue 24): every classical chart, the corpus, the glossary and the rules as static pages.
+"""The study site: every classical chart, the corpus, the glossary and the rules as static pages.
 
 ``liuren site build DIR`` writes it (:func:`texts.site.build.build`); ``liuren site path`` prints a
 chart's page (:func:`texts.site.paths.chart_path`). Pages need no server: every link is relative,
@@ -10,6 +10,6 @@ under the site's address (the bot reads it from ``LIUREN_SITE_URL``).
 
 from __future__ import annotations
 
-from .paths import chart_path, chart_url
+from texts.site.paths import chart_path, chart_url
 
 __all__ = ["chart_path", "chart_url"]

@@ -25,20 +25,19 @@ from pathlib import Path
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 
-from engine.chart import Chart, cast_classical
+from engine import classical
+from engine.chart import Chart
 from engine.symbols import PILLARS, Pillar
 from texts.corpus import corpus
-from texts.picture_fonts import LICENCE_FILE, font_bytes
+from texts.picture.fonts import LICENCE_FILE, font_bytes
+from texts.picture.svg import FONT_FAMILY, theme_css
 from texts.reading import Reading, read
+from texts.site import charts, frame, markdown, pages, paths, search
 from texts.words import LANGS, Lang
-
-from . import markdown, pages, paths, search
-from .svg import FONT_FAMILY, theme_css
 
 MARKER = ".liuren-site"
 DOCS = Path(__file__).resolve().parents[2] / "docs"  # docs/ of a source checkout (or an unpacked sdist)
 REPOSITORY = "https://github.com/liuren-project/liuren/blob/main/"  # where links to other repo files go
-_HOURS = (paths.DAY_HOUR, paths.NIGHT_HOUR)
 
 
 class SiteError(ValueError):
@@ -57,7 +56,7 @@ class Summary:
 
 def classical_charts(days: Sequence[Pillar]) -> list[Chart]:
     """The classical charts of ``days``: each day's 12 plates at 午 (晝), then at 子 (夜)."""
-    return [cast_classical(day, hour + k, hour) for day in days for hour in _HOURS for k in range(12)]
+    return [chart for day in days for chart in classical.classical_charts(days=(day,))]
 
 
 def parse_days(value: str) -> tuple[Pillar, ...]:
@@ -70,10 +69,10 @@ def parse_days(value: str) -> tuple[Pillar, ...]:
     return tuple(p for p in PILLARS if str(p) in wanted)
 
 
-def _write(root: Path, page: pages.Page, base_url: str | None) -> int:
+def _write(root: Path, page: frame.Page, base_url: str | None) -> int:
     body = page.text
     if base_url is not None:
-        canonical = f'<link rel="canonical" href="{pages.attr(base_url.rstrip("/") + "/" + page.path)}">\n'
+        canonical = f'<link rel="canonical" href="{frame.attr(base_url.rstrip("/") + "/" + page.path)}">\n'
         body = body.replace("</head>", canonical + "</head>", 1)
     target = root / page.path
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -87,7 +86,7 @@ def _chart_task(root: str, day: int, langs: tuple[Lang, ...], built: frozenset[s
     written = 0
     for chart in classical_charts((PILLARS[day],)):
         for lang in langs:
-            _write(Path(root), pages.chart_page(chart, lang, built), base_url)
+            _write(Path(root), charts.chart_page(chart, lang, built), base_url)
             written += 1
     return written
 
@@ -203,7 +202,7 @@ def build(
 
     size, files, count = len(_MARKED), 1, 0
 
-    def put(page: pages.Page) -> None:
+    def put(page: frame.Page) -> None:
         nonlocal size, files, count
         size += _write(root, page, base_url)
         files += 1

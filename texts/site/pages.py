@@ -1,355 +1,24 @@
-"""The site's pages as HTML, in the reader's language, from the chart, its reading and the corpus.
-
-Every sentence comes from the one presentation layer (texts/present.py, texts/render.py,
-texts/explain.py) or from the site's own words (texts/locales/<lang>/site.toml); the classical
-original is shown as written (with the corpus's editorial marks), the seed's Japanese translation
-beside it for readers of Japanese and English, and for English readers the project's own
-translation, labelled as the project's. Links are relative (the site works from file://).
+"""The site's other pages, in the reader's language: a corpus unit's, the corpus index, the front
+page with the table of all 1,440 charts, the documents and the search page.
 """
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from string import Template
 
-from engine.chart import Chart, cast_classical
-from engine.facts import Facts
-from engine.symbols import PILLARS, Branch
+from engine.chart import Chart
+from engine.classical import DAY_HOUR, NIGHT_HOUR, classical_charts
+from engine.symbols import PILLARS
 from texts.corpus import Unit, corpus
-from texts.explain import chart_name, explain, show
-from texts.notes_words import says, unreachable_reason
-from texts.picture_layout import RING_ROWS
-from texts.present import (
-    notes,
-    original,
-    role_label,
-    section_title,
-    seed_lines,
-    shows_translation,
-    translation,
-    translation_marks,
-)
-from texts.reading import Entry, Reading, Section, read
-from texts.render import derived
-from texts.translation import english
-from texts.words import LANGS, Lang, short, text
-
-from . import paths
-from .svg import chart_svg
-
-# What a build writes: the chart pages (paths from the root) and each language's folder ("en/");
-# None: everything. A subset build links only to what it writes.
-Built = frozenset[str] | None
-
-# What the classical original and the seed's translation are written in (for screen readers and fonts).
-ORIGINAL_LANG = "zh-Hant"
-SEED_TRANSLATION_LANG = "ja"
-DOC_LANG = "en"  # docs/*.md are written in English
-
-
-def esc(value: object) -> str:
-    return html.escape(str(value), quote=False)
-
-
-def attr(value: object) -> str:
-    return html.escape(str(value), quote=True)
-
-
-@cache
-def _template() -> Template:
-    return Template((resources.files("texts.site") / "static" / "page.html").read_text(encoding="utf-8"))
-
-
-@dataclass(frozen=True, slots=True)
-class Page:
-    """One file of the site: its path from the root and its text."""
-
-    path: str
-    text: str
-
-
-def _nav(path: str, lang: Lang, built: Built) -> str:
-    here = path.split("/", 1)[1] if "/" in path else "index.html"
-    items = [
-        (f"{lang}/index.html", text("site.home", lang)),
-        (f"{lang}/index.html#charts", text("site.charts", lang)),
-        (f"{lang}/corpus/index.html", text("site.corpus", lang)),
-        (f"{lang}/glossary.html", text("site.glossary", lang)),
-        (f"{lang}/rules.html", text("site.rules", lang)),
-    ]
-    links = "".join(f'<li><a href="{paths.href(path, target)}">{esc(label)}</a></li>' for target, label in items)
-    current = ' aria-current="true"'
-    others = "".join(
-        f'<li><a href="{paths.href(path, f"{other}/{here}")}" hreflang="{other}" lang="{other}"'
-        f'{current if other == lang else ""}>{esc(text("language.name", other))}</a></li>'
-        for other in LANGS
-        if built is None or f"{other}/" in built
-    )
-    return (
-        f'<nav class="site" aria-label="{attr(text("site.home", lang))}"><ul>{links}</ul></nav>'
-        f'<nav class="langs" aria-label="{attr(text("site.language", lang))}"><ul>{others}</ul></nav>'
-    )
-
-
-def _search_form(path: str, lang: Lang) -> str:
-    return (
-        f'<form class="search" role="search" action="{paths.href(path, f"{lang}/search.html")}" method="get">'
-        f'<label for="q-top" class="visually-hidden">{esc(text("site.search_page.label", lang))}</label>'
-        f'<input id="q-top" name="q" type="search" placeholder="{attr(text("site.search", lang))}">'
-        f'<button type="submit">{esc(text("site.search_page.button", lang))}</button></form>'
-    )
-
-
-def page(path: str, lang: Lang, title: str, main: str, *, head: str = "", scripts: Sequence[str] = (),
-         built: Built = None) -> Page:
-    """A whole HTML document at ``path`` (from the site's root) in ``lang``."""
-    root = paths.href(path, "index.html").removesuffix("index.html") or "./"
-    body = _template().substitute(
-        lang=lang,
-        title=esc(f"{title} — {text('site.name', lang)}"),
-        css=paths.href(path, f"{paths.ASSETS}/style.css"),
-        head=head,
-        skip=esc(text("site.skip", lang)),
-        home=paths.href(path, f"{lang}/index.html"),
-        name=esc(text("site.name", lang)),
-        nav=_nav(path, lang, built),
-        search=_search_form(path, lang),
-        main=main,
-        footer=esc(text("site.footer", lang)),
-        licence=paths.href(path, f"{paths.ASSETS}/OFL.txt"),
-        scripts="".join(f'<script src="{paths.href(path, s)}"></script>' for s in scripts),
-        root=root,
-    )
-    return Page(path, body)
-
-
-# -- chart pages ------------------------------------------------------------------------------
-
-
-def chart_label(chart: Chart, lang: Lang) -> str:
-    """One line naming a classical chart: day, 月将, hour, 晝/夜 and 課名 (as ``liuren find`` prints it)."""
-    return text("cli.find_line", lang, day=chart.day, yuejiang=chart.yuejiang, hour=chart.hour,
-                time=_time(chart, lang), name=chart_name(chart.transmissions, lang))
-
-
-def _time(chart: Chart, lang: Lang) -> str:
-    return text("render.day" if chart.generals.daytime else "render.night", lang)
-
-
-def chart_link(source: str, lang: Lang, chart: Chart, label: str, built: Built, **extra: str) -> str:
-    """A link to ``chart``'s page if the build writes it (a subset build leaves the others as text)."""
-    target = paths.chart_path(chart, lang)
-    if built is not None and target not in built:
-        return esc(label)
-    more = "".join(f' {k}="{attr(v)}"' for k, v in extra.items())
-    return f'<a href="{paths.href(source, target)}"{more}>{esc(label)}</a>'
-
-
-def _unit_link(source: str, lang: Lang, unit: Unit, label: str) -> str:
-    return f'<a href="{paths.href(source, f"{lang}/{paths.unit_page(unit.id)}")}">{esc(label)}</a>'
-
-
-def _ring(chart: Chart, lang: Lang) -> str:
-    rows = []
-    for r, row in enumerate(RING_ROWS):
-        cells = []
-        for c, ch in enumerate(row):
-            if ch == " ":
-                if r == 1 and c == 1:
-                    g = chart.generals
-                    centre = text("site.chart.centre", lang, void="".join(map(str, chart.void)), noble=g.noble)
-                    cells.append(f'<td class="centre" rowspan="2" colspan="2">{esc(centre)}</td>')
-                continue
-            ground = Branch[ch]
-            heaven = chart.plate.up(ground)
-            general = chart.generals.over(ground)
-            marks = []
-            if heaven in chart.void:
-                marks.append("void")
-            if ground == chart.hour:
-                marks.append("hour")
-            cls = f' class="{" ".join(marks)}"' if marks else ""
-            cells.append(
-                f"<td{cls}><span class=\"g\">{esc(short(general, lang))}</span>"
-                f'<span class="h">{esc(heaven)}</span><span class="e">{esc(ground)}</span></td>'
-            )
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table class="ring"><caption>{esc(text("render.ring", lang))}</caption>{"".join(rows)}</table>'
-
-
-def _lessons(chart: Chart, lang: Lang) -> str:
-    order = list(reversed(chart.lessons))
-    head = "".join(f'<th scope="col">{esc(text(f"picture.lesson_number.{x.number}", lang))}</th>' for x in order)
-    rows = (
-        ("picture.lesson_row_general", [short(chart.generals.on(x.upper), lang) for x in order]),
-        ("picture.lesson_row_upper", [str(x.upper) for x in order]),
-        ("picture.lesson_row_lower", [str(x.lower) for x in order]),
-        ("picture.lesson_row_relation", [show(x.relation, lang) if x.relation else "" for x in order]),
-    )
-    body = "".join(
-        f'<tr><th scope="row">{esc(text(key, lang))}</th>' + "".join(f"<td>{esc(v)}</td>" for v in values) + "</tr>"
-        for key, values in rows
-    )
-    caption = esc(text("picture.lessons", lang))
-    return f'<table class="lessons"><caption>{caption}</caption><thead><tr><td></td>{head}</tr></thead>{body}</table>'
-
-
-def _transmissions(chart: Chart, known: Facts, lang: Lang) -> str:
-    heads = ("", text("picture.column_hidden", lang), "", text("picture.column_general", lang),
-             text("picture.column_kin", lang), "")
-    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in heads)
-    rows = []
-    for step, fact in zip(chart.steps, known.steps, strict=True):
-        vigour = f" {show(fact.vigour, lang)}" if fact.vigour is not None else ""
-        void = f' <span class="void">{esc(text("render.void_mark", lang))}</span>' if step.void else ""
-        rows.append(
-            f'<tr><th scope="row">{esc(show(step.position, lang))}</th>'
-            f"<td>{esc(step.hidden_stem if step.hidden_stem is not None else '')}</td>"
-            f'<td class="branch">{esc(step.branch)}{void}</td>'
-            f"<td>{esc(show(step.general, lang))}</td><td>{esc(show(step.kin, lang) + vigour)}</td>"
-            f"<td>{esc(text('picture.on_ground', lang, branch=step.ground))}</td></tr>"
-        )
-    caption = f"{text('picture.transmissions', lang)} — {chart_name(chart.transmissions, lang)}"
-    return (f'<table class="steps"><caption>{esc(caption)}</caption><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
-
-
-def _paragraphs(value: str) -> str:
-    return "<br>".join(esc(line) for line in value.split("\n"))
-
-
-def _seed_quotes(marked: str) -> str:
-    """An editor's note quotes the seed's Japanese in 「」 (docs/translation.md): mark those words as Japanese."""
-    return re.sub(r"「([^」]*)」", rf'「<span lang="{SEED_TRANSLATION_LANG}">\1</span>」', marked)
-
-
-def quotation(source: str, lang: Lang, unit: Unit, *, heading: str = "") -> str:
-    """A unit as the site quotes it: the original, the seed's translation (ja, en), the project's
-    English (en), with the unit's lines linked to its page."""
-    parts = [f'<p class="cite">{heading}{_unit_link(source, lang, unit, seed_lines(unit))}</p>']
-    if unit.original:
-        parts.append(f'<blockquote class="original" lang="{ORIGINAL_LANG}"><p>{_paragraphs(original(unit, lang))}'
-                     "</p></blockquote>")
-    # English readers read the project's English first, with its editor's marks, then the seed's
-    # Japanese (as texts.present.translation_lines orders them for every other output).
-    if lang == "en":
-        own = english(unit.id)
-        if own is not None:
-            label = esc(text("site.chart.project_translation", lang))
-            parts.append(f'<p class="project-translation"><span class="label">{label}</span> '
-                         f"{_paragraphs(own.text)}</p>")
-            marks = translation_marks(own, lang)
-            parts += [f'<p class="translation-note">{_seed_quotes(esc(mark))}</p>' for mark in marks]
-    if shows_translation(lang) and unit.translation:
-        label = esc(text("site.chart.seed_translation", lang))
-        parts.append(f'<p class="seed-translation"><span class="label">{label}</span> '
-                     f'<span lang="{SEED_TRANSLATION_LANG}">{_paragraphs(translation(unit))}</span></p>')
-    return "".join(parts)
-
-
-def _entry(source: str, lang: Lang, entry: Entry) -> str:
-    said = notes(entry, lang)
-    if entry.unit is None:
-        return '<ul class="stated">' + "".join(f"<li>{esc(s)}</li>" for s in said) + "</ul>"
-    role = f'<span class="role">{esc(role_label(entry, lang))}</span> '
-    quoted = quotation(source, lang, entry.unit, heading=role)
-    said_html = '<ul class="said">' + "".join(f"<li>{esc(s)}</li>" for s in said) + "</ul>" if said else ""
-    return f'<div class="entry">{quoted}{said_html}</div>'
-
-
-def _reading(source: str, lang: Lang, reading: Reading) -> str:
-    out = []
-    for section in Section:
-        entries = reading.section(section)
-        if not entries:
-            continue
-        out.append(f'<section class="part"><h3>{esc(section_title(section, lang))}</h3>')
-        out.extend(_entry(source, lang, e) for e in entries)
-        out.append("</section>")
-    return "".join(out)
-
-
-def _patterns(source: str, lang: Lang, reading: Reading) -> str:
-    c = corpus()
-    items = []
-    for p in reading.patterns.held:
-        unit = c.pattern(p.name.name) or c.method(p.name.name)  # 昴星 … are named by their method's verse
-        name = show(p.name, lang)
-        items.append(f"<li>{_unit_link(source, lang, unit, name) if unit is not None else esc(name)}</li>")
-    for u in reading.patterns.undecided:
-        why = text("render.undecided", lang, name=show(u.name, lang), why=explain(u.why, lang, with_seed=False))
-        items.append(f'<li class="undecided">{esc(why)}</li>')
-    if not items:
-        return esc(text("site.chart.patterns_none", lang))
-    return '<ul class="inline">' + "".join(items) + "</ul>"
-
-
-def neighbours(chart: Chart) -> tuple[tuple[str, Chart], ...]:
-    """The charts a page links to: the previous and next plate, the other of 晝/夜, the previous
-    and next day (each with the same plate and time)."""
-    k = paths.plate(chart)
-    hour = chart.hour
-    other = paths.NIGHT_HOUR if chart.generals.daytime else paths.DAY_HOUR
-    day = chart.day.index
-    return (
-        ("previous_plate", cast_classical(chart.day, hour + (k - 1), hour)),
-        ("next_plate", cast_classical(chart.day, hour + (k + 1), hour)),
-        ("other_time", cast_classical(chart.day, other + k, other)),
-        ("previous_day", cast_classical(PILLARS[(day - 1) % 60], hour + k, hour)),
-        ("next_day", cast_classical(PILLARS[(day + 1) % 60], hour + k, hour)),
-    )
-
-
-def chart_page(chart: Chart, lang: Lang, built: Built = None) -> Page:
-    """The page of a classical chart (cast at 午 or 子): picture, tables, 課名 and 課体, reading, trace."""
-    path = paths.chart_path(chart, lang)
-    reading = read(chart)
-    t = chart.transmissions
-    name = chart_name(t, lang)
-    title = text("site.chart.title", lang, day=chart.day, hour=chart.hour, yuejiang=chart.yuejiang, name=name)
-    method = corpus().method(t.method.name)
-    name_html = _unit_link(path, lang, method, name) if method is not None else esc(name)
-    g = chart.generals
-    summary = (
-        "<dl class=\"summary\">"
-        f"<dt>{esc(text('site.chart.name', lang))}</dt><dd>{name_html}</dd>"
-        f"<dt>{esc(text('site.chart.patterns', lang))}</dt><dd>{_patterns(path, lang, reading)}</dd>"
-        f"<dt>{esc(text('site.chart.derived', lang))}</dt><dd>"
-        + esc(text("render.void_noble", lang, void="".join(map(str, chart.void)), noble=g.noble,
-                   daytime=_time(chart, lang),
-                   direction=text("render.clockwise" if g.clockwise else "render.counter", lang)))
-        + "<br>" + esc(" ".join(derived(reading.facts, lang).split())) + "</dd></dl>"
-    )
-    note = text("site.chart.hour_note", lang, hour=chart.hour, yuejiang=chart.yuejiang, time=_time(chart, lang))
-    near = "".join(
-        "<li>" + chart_link(path, lang, other,
-                            text(f"site.chart.{key}", lang, yuejiang=other.yuejiang, day=other.day,
-                                 time=_time(other, lang)), built) + "</li>"
-        for key, other in neighbours(chart)
-    )
-    trace = "".join(f"<li>{esc(explain(w, lang))}</li>" for w in t.trace)
-    tables = text("list.sep", lang).join(text(f"picture.{k}", lang) for k in ("ring", "lessons", "transmissions"))
-    main = (
-        f"<h1>{esc(title)}</h1>"
-        f'<p class="note">{esc(note)}</p>'
-        f"{summary}"
-        f'<div class="chart-top"><figure class="picture">{chart_svg(chart, lang)}</figure>'
-        f'<section class="tables"><h2 class="visually-hidden">{esc(tables)}</h2>'
-        f"{_ring(chart, lang)}{_lessons(chart, lang)}{_transmissions(chart, reading.facts, lang)}</section></div>"
-        f'<section class="reading"><h2>{esc(text("site.chart.reading", lang))}</h2>'
-        f'<p class="reading-title">{esc(text("reading.title", lang))}</p>{_reading(path, lang, reading)}</section>'
-        f'<section class="trace"><h2>{esc(text("site.chart.trace", lang))}</h2><ol>{trace}</ol></section>'
-        f'<nav class="neighbours" aria-label="{attr(text("site.chart.neighbours", lang))}">'
-        f'<h2>{esc(text("site.chart.neighbours", lang))}</h2><ul>{near}</ul></nav>'
-    )
-    return page(path, lang, title, main, built=built)
-
+from texts.corpus.notes import says, unreachable_reason
+from texts.corpus.shown import seed_lines
+from texts.corpus.translations import english
+from texts.site import paths
+from texts.site.charts import chart_label, chart_link, quotation, unit_link
+from texts.site.frame import DOC_LANG, ORIGINAL_LANG, SEED_TRANSLATION_LANG, Built, Page, esc, page
+from texts.words import LANGS, Lang, text
+from texts.words.explain import chart_name
 
 # -- corpus pages -----------------------------------------------------------------------------
 
@@ -397,7 +66,7 @@ def corpus_index(lang: Lang, counts: dict[str, int], built: Built = None) -> Pag
     for u in corpus().units:
         excerpt = (u.display_original or u.display_translation)[:40]
         rows.append(
-            f"<tr><td>{_unit_link(path, lang, u, u.id)}</td><td>{esc(text(f'site.unit.kind_{u.kind}', lang))}</td>"
+            f"<tr><td>{unit_link(path, lang, u, u.id)}</td><td>{esc(text(f'site.unit.kind_{u.kind}', lang))}</td>"
             f'<td lang="{ORIGINAL_LANG if u.original else SEED_TRANSLATION_LANG}">{esc(excerpt)}</td>'
             f'<td class="num">{counts.get(u.id, 0)}</td></tr>'
         )
@@ -416,17 +85,16 @@ def index_page(lang: Lang, built: Built = None) -> Page:
     """A language's front page: what the site holds, the search, and the table of all 1,440 charts."""
     path = f"{lang}/index.html"
     tables = []
-    for key, hour in (("day_table", paths.DAY_HOUR), ("night_table", paths.NIGHT_HOUR)):
+    for key, hour in (("day_table", DAY_HOUR), ("night_table", NIGHT_HOUR)):
         head = "".join(f'<th scope="col">{esc(text("site.index.yuejiang_column", lang, branch=hour + k))}</th>'
                        for k in range(12))
         rows = []
         for day in PILLARS:
             cells = []
-            for k in range(12):
-                chart = cast_classical(day, hour + k, hour)
+            for chart in classical_charts(days=(day,), hours=(hour,)):
                 name = chart_name(chart.transmissions, lang)
                 cells.append(f"<td>{chart_link(path, lang, chart, name, built, title=chart_label(chart, lang))}</td>")
-            anchor = f' id="d-{day}"' if hour is paths.DAY_HOUR else ""
+            anchor = f' id="d-{day}"' if hour is DAY_HOUR else ""
             rows.append(f'<tr{anchor}><th scope="row">{esc(day)}</th>{"".join(cells)}</tr>')
         tables.append(
             f'<h3>{esc(text(f"site.index.{key}", lang))}</h3><div class="table"><table class="grid">'

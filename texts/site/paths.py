@@ -17,27 +17,13 @@ chart has the same 天地盤, 四課, 三伝 and 天将 (its page says what may 
 from __future__ import annotations
 
 import posixpath
-from functools import lru_cache
 from urllib.parse import quote
 
-from engine.chart import Chart, cast_classical
-from engine.symbols import Branch
+from engine.chart import Chart
+from engine.classical import DAY_HOUR, NIGHT_HOUR, plate
 from texts.words import Lang
 
-DAY_HOUR = Branch.午  # the hour a 晝 chart is cast at (¶87: 卯–申 are 晝)
-NIGHT_HOUR = Branch.子  # the hour a 夜 chart is cast at
 ASSETS = "assets"
-
-
-def plate(chart: Chart) -> int:
-    """How many places the 月将 stands on from the hour (0 = 伏吟, 6 = 反吟)."""
-    return (int(chart.yuejiang) - int(chart.hour)) % 12
-
-
-def classical(chart: Chart) -> Chart:
-    """The classical chart whose page shows ``chart``: same day, plate and 晝/夜, at 午 or 子."""
-    hour = DAY_HOUR if chart.generals.daytime else NIGHT_HOUR
-    return cast_classical(chart.day, hour + plate(chart), hour)
 
 
 def _name(day: int, yuejiang: int, hour: int) -> str:
@@ -76,12 +62,7 @@ def href(source: str, target: str) -> str:
     >>> href("index.html", "en/index.html"), href("ja/chart/a.html", "assets/style.css")
     ('en/index.html', '../../assets/style.css')
     """
-    return _href(posixpath.dirname(source), target)
-
-
-@lru_cache(maxsize=1 << 16)
-def _href(folder: str, target: str) -> str:
-    # Pages link to the same few hundred targets from a handful of folders: worth keeping.
+    folder = posixpath.dirname(source)
     path, _, fragment = target.partition("#")
     here = folder.split("/") if folder else []
     there = path.split("/")

@@ -8,7 +8,7 @@ An entry is ``[kind, title, url, names, text]``: ``kind`` one of ``chart``, ``un
 ``day``; ``url`` relative to the language's folder; ``names`` the entry's own names (a chart's day
 pillar, 課名, method and 課体; a unit's keys; a glossary term) and ``text`` everything else it is
 found by (a unit's original, translation and, in English, the project's translation), both folded
-here by :func:`fold` — ``texts.normalize.normalize``, the lookups' own folding, then lower case.
+here by :func:`fold` — ``texts.corpus.normalize.normalize``, the lookups' own folding, then lower case.
 The browser folds only the query, with the same table (:func:`fold_table`).
 """
 
@@ -21,14 +21,13 @@ from collections.abc import Iterable, Sequence
 from engine.chart import Chart
 from engine.symbols import PILLARS
 from texts.corpus import Unit, corpus
-from texts.explain import chart_name
-from texts.normalize import fold_char, normalize
+from texts.corpus.normalize import fold_char, normalize
+from texts.corpus.translations import english
 from texts.reading import Reading
-from texts.translation import english
+from texts.site import paths
+from texts.site.charts import chart_label
 from texts.words import Lang, corpus_name, term, text
-
-from . import paths
-from .pages import chart_label
+from texts.words.explain import chart_name
 
 Entry = list[str]
 # The characters whose folded form differs from themselves: the CJK blocks a reader types in
@@ -43,7 +42,7 @@ def fold(value: str) -> str:
 
 
 def fold_table() -> dict[str, str]:
-    """Every character of the CJK blocks whose fold (``texts.normalize.fold_char``) is another."""
+    """Every character of the CJK blocks whose fold (``texts.corpus.normalize.fold_char``) is another."""
     table: dict[str, str] = {}
     for low, high in _FOLDED_BLOCKS:
         for code in range(low, high + 1):

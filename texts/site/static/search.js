@@ -1,5 +1,5 @@
 // The study site's search (texts/site/search.py writes the index and the fold table).
-// A query is folded as the project's lookups fold text (texts/normalize.py: NFKC, no white space,
+// A query is folded as the project's lookups fold text (texts/corpus/normalize.py: NFKC, no white space,
 // each character's 繁/简/日 variants joined), with the table exported from Python, not re-invented;
 // the index holds every entry's text already folded by Python. No framework, no request.
 (function () {
