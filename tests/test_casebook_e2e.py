@@ -239,6 +239,21 @@ async def test_settings_language_and_image_apply_to_replies(standin: DiscordStan
     assert dm.files and "Case " in dm.embeds[0]["footer"]["text"]
 
 
+async def test_the_servers_language_is_every_commands_language(standin: DiscordStandIn, start_bot: StartBot) -> None:
+    """docs/usage.md: replies follow the reader's Discord language unless the server set one; /help,
+    /lookup and /quiz me included, not only the casts."""
+    await start_bot(clock=clock)
+    await standin.slash("settings language", {"language": "en"}, member_permissions=ADMIN)
+    helped = await standin.slash("help", locale="ja")
+    assert helped.embeds[0]["title"] == text("help.title", "en")
+    looked = await standin.slash("lookup", {"term": "元首"}, locale="ja")
+    assert looked.embeds[0]["title"] == text("embed.lookup_title", "en", term="元首")
+    none = await standin.slash("lookup", {"term": "量子計算"}, locale="zh-TW")
+    assert none.embeds[0]["description"] == text("embed.lookup_none", "en", term="量子計算")
+    await standin.slash("settings language", {"language": "client"}, member_permissions=ADMIN)
+    assert (await standin.slash("help", locale="zh-TW")).embeds[0]["title"] == text("help.title", "zh-TW")
+
+
 # -- profile ------------------------------------------------------------------------------------
 
 

@@ -340,12 +340,12 @@ def test_group_messages_packs_in_order_within_limits() -> None:
 
 def test_lookup_embeds_show_units_within_limits() -> None:
     units = [unit(f"u{i}", "原" * 900, "訳" * 900) for i in range(20)]
-    embeds = build_lookup_embeds("元首", units, locale="ja")
+    embeds = build_lookup_embeds("元首", units, "ja")
     assert_within_limits(embeds)
     text = field_text(embeds)
     assert text.count("原") == 8 * 900  # LOOKUP_MAX_UNITS units shown in full
     assert "20" in (embeds[0].description or "")
-    none = build_lookup_embeds("存在しない", [], locale="en-US")
+    none = build_lookup_embeds("存在しない", [], "en")
     assert "存在しない" in (none[0].description or "")
 
 

@@ -380,12 +380,10 @@ def group_messages(embeds: Sequence[discord.Embed], sizes: Sequence[int] = ()) -
 LOOKUP_MAX_UNITS = 8  # more would flood a channel; the reply says how many were left out
 
 
-def build_lookup_embeds(term: str, units: Sequence[Unit], *, locale: str = "ja") -> list[discord.Embed]:
-    """The corpus units for ``term`` (each as ``texts.corpus.shown.unit_lines`` shows it), within limits.
-
-    At most ``LOOKUP_MAX_UNITS`` units are shown; the description says how many matched.
+def build_lookup_embeds(term: str, units: Sequence[Unit], lang: Lang = "ja") -> list[discord.Embed]:
+    """The corpus units for ``term`` (each as ``texts.corpus.shown.unit_lines`` shows it) in ``lang``,
+    within limits. At most ``LOOKUP_MAX_UNITS`` units are shown; the description says how many matched.
     """
-    lang = language_of(locale)
     title = clip(text("embed.lookup_title", lang, term=term), TITLE_MAX)
     if not units:
         return [_Draft(title, text("embed.lookup_none", lang, term=term), [], text("embed.source", lang)).embed()]

@@ -19,7 +19,8 @@ from bot.core import ack
 from bot.core.embeds import clip
 from bot.core.errors import MESSAGE_MAX, ReplyError, permission_names
 from bot.core.options import ChannelOption, ServerZoneOption, TimeOption, guild_of
-from bot.core.words import Lang, language_of, ls, text
+from bot.core.reader import resolve
+from bot.core.words import Lang, ls, text
 from bot.core.zones import parse_zone
 from bot.store import ScheduleRow, epoch
 
@@ -99,7 +100,7 @@ class Daily(commands.Cog):
         tz: app_commands.Transform[ZoneInfo, ServerZoneOption] | None = None,
     ) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         store = self.bot.store
         at = time
         zone = tz if tz is not None else await self._server_zone(guild.id, lang)
@@ -136,7 +137,7 @@ class Daily(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def daily_show(self, interaction: discord.Interaction[Any]) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         rows = await self.bot.store.schedules(guild.id)
         if not rows:
             await ack.send(interaction, text("daily.none", lang), ephemeral=True)
@@ -175,7 +176,7 @@ class Daily(commands.Cog):
         self, interaction: discord.Interaction[Any], channel: app_commands.Transform[int, ChannelOption] | None = None
     ) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         for row in await self.bot.store.schedules(guild.id):
             if channel is None or row.channel_id == channel:
                 await forget_setter(self.bot.store, row.id)
@@ -188,7 +189,7 @@ class Daily(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def daily_now(self, interaction: discord.Interaction[Any]) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         store, delivery = self.bot.store, self.delivery
         rows = await store.schedules(guild.id)
         if not rows:

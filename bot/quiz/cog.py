@@ -24,7 +24,7 @@ from bot.core.embeds import clip
 from bot.core.errors import ReplyError, permission_names
 from bot.core.options import bounded, guild_of
 from bot.core.reader import resolve
-from bot.core.words import Lang, language_of, ls, text, word
+from bot.core.words import Lang, ls, text, word
 from bot.store import QuizScore, QuizTopicScore, epoch
 from engine.terms import Frame, Method
 from texts.corpus import corpus
@@ -117,7 +117,7 @@ class Quiz(commands.Cog):
         seconds: app_commands.Range[int, SECONDS_MIN, SECONDS_MAX] = 30,
     ) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         questions = bounded(questions, 1, QUESTIONS_MAX, "questions", lang)
         seconds = bounded(seconds, SECONDS_MIN, SECONDS_MAX, "seconds", lang)
         channel_id = interaction.channel_id
@@ -148,7 +148,7 @@ class Quiz(commands.Cog):
     @quiz.command(name="stop", description=ls("quiz.stop.description"))
     async def quiz_stop(self, interaction: discord.Interaction[Any]) -> None:
         guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         row = await self.bot.store.running_quiz(interaction.channel_id) if interaction.channel_id else None
         if row is None:
             raise ReplyError(text("quiz.none_running", lang))
@@ -165,7 +165,7 @@ class Quiz(commands.Cog):
     @app_commands.choices(level=LEVEL_CHOICES)
     async def quiz_leaderboard(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         store = self.bot.store
         since = epoch(self.bot.clock() - RECENT)
         embed = discord.Embed(title=text("quiz.leaderboard_title", lang), colour=discord.Colour(0x5865F2))
@@ -186,7 +186,7 @@ class Quiz(commands.Cog):
     @quiz.command(name="me", description=ls("quiz.me.description"))
     async def quiz_me(self, interaction: discord.Interaction[Any]) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         rows = await self.bot.store.quiz_topics(guild.id, interaction.user.id)
         # The button is offered here too: it forgets the member's answers in every server.
         forget = forget_view(interaction.user.id, lang)

@@ -23,7 +23,8 @@ import discord
 from bot.core import ack
 from bot.core.errors import ReplyError, guarded
 from bot.core.host import host_of
-from bot.core.words import Lang, language_of, text
+from bot.core.reader import resolve
+from bot.core.words import Lang, text
 
 Answered = Literal["recorded", "already", "closed"]  # what a press did (each has its reply, quiz.<outcome>)
 
@@ -73,7 +74,7 @@ class QuizChoice(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], tem
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        lang = language_of(interaction.locale)
+        lang = (await resolve(host_of(interaction), interaction)).lang
         quiz = host_of(interaction).get_cog("Quiz")
         if not isinstance(quiz, Answers):
             return  # the quiz extension is not loaded: nothing records answers
@@ -110,7 +111,7 @@ class ForgetAnswers(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], 
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        lang = language_of(interaction.locale)
+        lang = (await resolve(host_of(interaction), interaction)).lang
         if interaction.user.id != self.user_id:  # the message is ephemeral; this is belt and braces
             raise ReplyError(text("quiz.forget_not_yours", lang))
         if not self.sure:

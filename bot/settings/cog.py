@@ -70,7 +70,7 @@ class Settings(commands.Cog):
         self, interaction: discord.Interaction[Any], zone: app_commands.Transform[ZoneInfo, ServerZoneOption]
     ) -> None:
         guild = guild_of(interaction)
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         found = zone
         options = await self.bot.store.guild_options(guild.id)
         await self.bot.store.set_guild_options(guild.id, replace(options, timezone=found.key))

@@ -25,7 +25,7 @@ from bot.core.errors import ReplyError
 from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
 from bot.core.reader import resolve
 from bot.core.send import send_reply
-from bot.core.words import language_of, ls, text
+from bot.core.words import ls, text
 from bot.core.zones import parse_zone
 from bot.store import NewCase
 from engine.symbols import Branch, Pillar
@@ -143,13 +143,12 @@ class Study(commands.Cog):
     @app_commands.command(name="lookup", description=ls("lookup.description"))
     @app_commands.describe(term=ls("lookup.term.description"))
     async def lookup(self, interaction: discord.Interaction[Any], term: app_commands.Range[str, 1, 50]) -> None:
-        # issue 22: Discord's client keeps to 50 characters, a raw request need not: a clear refusal.
+        lang = (await resolve(self.bot, interaction)).lang
+        # Discord's client keeps to 50 characters, a raw request need not: a clear refusal.
         if len(term) > LOOKUP_TERM_MAX:
-            lang = language_of(interaction.locale)
             raise ReplyError(text("lookup.too_long", lang, max=LOOKUP_TERM_MAX, length=len(term)))
         units = corpus().search(term.strip())
-        embeds = build_lookup_embeds(term.strip(), units, locale=interaction.locale.value)
-        await send_reply(interaction, embeds, language_of(interaction.locale))
+        await send_reply(interaction, build_lookup_embeds(term.strip(), units, lang), lang)
 
     @lookup.autocomplete("term")
     async def _term_suggestions(
@@ -162,7 +161,7 @@ class Study(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="help", description=ls("help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        lang = language_of(interaction.locale)
+        lang = (await resolve(self.bot, interaction)).lang
         body = text("help.body", lang, zone=self.bot.config.zone.key)
         embed = discord.Embed(title=text("help.title", lang), description=body)
         embed.set_footer(text=text("embed.source", lang))
