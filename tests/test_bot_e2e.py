@@ -21,6 +21,7 @@ from bot.core import words as i18n
 from bot.core.host import make_bot
 from bot.core.logs import REDACTED, RedactSecrets, install_redaction
 from bot.core.sync import sync_state_path
+from bot.reply.limits import group_messages
 from bot.store import GuildOptions
 from engine.symbols import PILLARS
 from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
@@ -326,21 +327,21 @@ async def test_help_in_the_users_language(standin: DiscordStandIn, start_bot: St
 async def test_long_reading_continues_in_followups(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.core import embeds
+    from bot.reply import chart as embeds
     from texts.reading import Reading, read
 
     def huge(chart: Any, known: Any = None) -> Reading:
         real = read(chart, known)
         return Reading(real.chart, real.facts, real.patterns, real.entries * 12)  # no key: never cached
 
-    # bot.core.embeds.chart_embeds is where every command turns a chart into its reading.
+    # bot.reply.chart is where every command turns a chart into its reading.
     monkeypatch.setattr(embeds, "read", huge)
     await start_bot(clock=clock)
     callback = await standin.slash("cast", {"when": "now"})
     assert callback.type == 4
 
     chart = engine.cast(NOW, "Asia/Tokyo")
-    expected = embeds.group_messages(embeds.build_embeds(
+    expected = group_messages(embeds.build_embeds(
         chart, huge(chart), zone_note=i18n.text("embed.zone.bot", "ja")))
     assert len(expected) > 2
     followups = await standin.followups(callback, count=len(expected) - 1)
@@ -354,7 +355,7 @@ async def test_long_reading_continues_in_followups(
 async def test_unexpected_error_is_logged_and_the_user_gets_a_ref(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from bot.core import embeds
+    from bot.reply import chart as embeds
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"boom with {standin.token}")
@@ -477,7 +478,7 @@ async def test_image_false_replies_with_text_only(standin: DiscordStandIn, start
 async def test_a_refused_followup_ends_with_a_message_not_silence(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.core import embeds
+    from bot.reply import chart as embeds
     from texts.reading import Reading, read
 
     def huge(chart: Any, known: Any = None) -> Reading:

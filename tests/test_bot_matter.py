@@ -19,9 +19,10 @@ from PIL import Image
 
 import engine
 from bot.core import words as i18n
-from bot.core.embeds import EMBED_TOTAL_MAX, chart_reply, group_messages
 from bot.core.options import MATTER_CHOICES
 from bot.daily.compose import compose
+from bot.reply.chart import chart_reply
+from bot.reply.limits import EMBED_TOTAL_MAX, group_messages
 from bot.store import GuildOptions, NewCase, open_store, school_json
 from engine.school import School
 from engine.symbols import BRANCHES, PILLARS

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from bot.core import embeds
-from bot.core.replies import remembered_reply
+from bot.reply import chart as embeds
+from bot.reply.kept import remembered_reply
 from engine import chart as engine_chart
 from engine.chart import cast_classical
 from engine.symbols import BRANCHES, PILLARS

@@ -22,9 +22,10 @@ import discord
 import pytest
 
 from bot.casebook.present import case_embeds, stamp
-from bot.core.embeds import EMBED_TOTAL_MAX, chart_reply
 from bot.core.reader import Reader
-from bot.core.replies import remembered_reply
+from bot.reply.chart import chart_reply
+from bot.reply.kept import remembered_reply
+from bot.reply.limits import EMBED_TOTAL_MAX
 from bot.store import Case, GuildOptions, Profile, Store, open_store
 from engine import cast
 from engine.symbols import Branch

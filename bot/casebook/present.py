@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 import engine
-from bot.core.embeds import EMBED_TOTAL_MAX, ChartReply, echo
 from bot.core.errors import ReplyError
-from bot.core.replies import remembered_reply  # issue 21: a reply kept once written
-from bot.core.user_text import escaped
+from bot.core.user_text import echo, escaped
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
 from bot.core.zones import parse_zone
+from bot.reply.chart import ChartReply
+from bot.reply.kept import remembered_reply
+from bot.reply.limits import EMBED_TOTAL_MAX
 from bot.store import Case, CaseNote, NewCase, Profile, normalize_case_id, school_from_json
 from engine import Chart
 from engine.facts import Facts

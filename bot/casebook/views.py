@@ -18,13 +18,13 @@ import discord
 from discord import ui
 
 from bot.core import ack
-from bot.core.embeds import clip
 from bot.core.errors import ReplyError, guard, guarded
 from bot.core.host import LiurenBot, host_of
 from bot.core.reader import resolve
-from bot.core.send import send_reply
-from bot.core.site_link import SiteLink, site_link, with_site_link
+from bot.core.user_text import clip
 from bot.core.words import Lang, text
+from bot.reply.send import send_reply
+from bot.reply.site import SiteLink, site_link, with_site_link
 from bot.store import Case, CaseNote
 from engine import Chart
 

@@ -28,8 +28,8 @@ from .config import Config, DeliveryConfig, configure_endpoints, read_config
 from .errors import LiurenTree
 from .identify import IdentifyPacer
 from .logs import silence_voice_warnings
-from .send import NO_PINGS
 from .sync import sync_if_changed, sync_state_path
+from .user_text import NO_PINGS
 from .words import Translator
 
 __all__ = ["EXTENSIONS", "LiurenBot", "host_of", "make_bot"]

@@ -18,9 +18,8 @@ from engine.symbols import BRANCHES, PILLARS, Branch, Pillar, parse_branch
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
 from texts.matters.recognise import GENERAL, MATTERS, Matter  # issue 18
 
-from .embeds import clip
 from .errors import ReplyError
-from .user_text import escaped
+from .user_text import clip, escaped
 from .words import LANGS, Lang, language_of, text, word  # LANGS, Lang, word: issue 18
 from .zones import parse_time, parse_zone, zone_suggestions
 

@@ -17,10 +17,10 @@ from discord.ext import commands
 
 from bot.casebook.views import wipe_view
 from bot.core import ack
-from bot.core.embeds import echo
 from bot.core.errors import ReplyError
 from bot.core.options import ZoneOption
 from bot.core.reader import resolve
+from bot.core.user_text import echo
 from bot.core.words import Lang, ls, text
 from bot.store import Profile
 from engine.terms import FIRST_YEAR, LAST_YEAR

@@ -20,13 +20,13 @@ import engine
 from bot.casebook.privacy import plain_text
 from bot.casebook.views import send_case
 from bot.core import ack
-from bot.core.embeds import build_lookup_embeds
 from bot.core.errors import ReplyError
 from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
 from bot.core.reader import resolve
-from bot.core.send import send_reply
 from bot.core.words import ls, text
 from bot.core.zones import parse_zone
+from bot.reply.lookup import build_lookup_embeds
+from bot.reply.send import send_reply
 from bot.store import NewCase
 from engine.symbols import Branch, Pillar
 from texts.corpus import corpus
