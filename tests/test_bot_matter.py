@@ -1,4 +1,4 @@
-"""The matter asked (issue 18 item 4) in the bot: /cast and /chart take ``question`` and ``matter``;
+"""The matter asked in the bot: /cast and /chart take ``question`` and ``matter``;
 the matter section is the first thing after the chart's header and says which words decided it;
 ``matter:`` overrides; the casebook stores and shows it; the picture marks the 類神' cells; the
 daily post keeps the general reading. The real bot against the local Discord stand-in."""

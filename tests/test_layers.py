@@ -31,7 +31,7 @@ OPTIONAL_IMPORTS = {("bot/store/__init__.py", "open_store")}
 
 @functools.cache
 def parsed(path: Path) -> ast.Module:
-    """The module's syntax tree, parsed once for all the checks (issue 23: each parsed every file again)."""
+    """The module's syntax tree, parsed once for all the checks (each used to parse every file again)."""
     return ast.parse(path.read_text(encoding="utf-8"))
 
 

@@ -30,7 +30,7 @@ class Post:
     content: str
     messages: tuple[tuple[discord.Embed, ...], ...]
     picture: Picture | None = None
-    link: SiteLink | None = None  # issue 24: LIUREN_SITE_URL set
+    link: SiteLink | None = None  # the chart's page, when LIUREN_SITE_URL is set
 
     def view(self) -> ui.View | None:
         """The first message's buttons: the site link alone (None without a site)."""

@@ -48,7 +48,7 @@ def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
 
 
 def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
-    # The labels in the reader's script (issue 19 item 2): 月將 in traditional, 时 in simplified, no ・ outside ja.
+    # The labels in the reader's script: 月將 in traditional, 时 in simplified, no ・ outside ja.
     generals, sep = chart.generals, text("embed.sep", lang)
     direction = word("render.clockwise" if generals.clockwise else "render.counter", lang)
     noble = (
@@ -100,7 +100,7 @@ def _code(block: str) -> str:
 EXCLUDED_MARK = "⊘ "
 
 
-# issue 21: by measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
+# By measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
 BUDGET, _SHARED = 2**20, (Step, School, Facts)  # each: ~100 readings' fields (8–12 KB), ~600 charts' (1–2 KB)
 _FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)  # readings' fields per language
 _CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)
@@ -151,7 +151,7 @@ class ChartReply:
 
     embeds: list[discord.Embed]
     spirits: frozenset[General] = frozenset()
-    sizes: tuple[int, ...] = ()  # len(embed) as handed out (issue 21: it walks every field)
+    sizes: tuple[int, ...] = ()  # len(embed) as handed out (len walks every field: done once per reply)
 
 
 def chart_reply(
@@ -195,7 +195,7 @@ def build_embeds(
     """The chart and its reading as embeds, each within Discord's limits.
 
     ``locale`` is a Discord locale (``interaction.locale``); ``zone_note`` says where the zone came
-    from (e.g. the server's setting). ``matters`` (issue 18) come first after the chart's header;
+    from (e.g. the server's setting). ``matters`` (the matter asked) come first after the chart's header;
     ``unread`` says that the question named no matter. The embeds together may exceed one
     message's 6000 characters: send them with ``group_messages``.
     """
@@ -206,7 +206,7 @@ def build_embeds(
     if question:
         description_lines.append(f"**{text('embed.question', lang)}** {escaped(question.strip())}")
     description_lines.extend(_moment_lines(chart, lang, zone_note))
-    if (school := school_line(chart.school, lang)) is not None:  # issue 19: the non-default options, named
+    if (school := school_line(chart.school, lang)) is not None:  # a school other than the default, named
         description_lines.append(school)
     if unread:
         description_lines.append(f"-# {text('embed.matter_none', lang)}")
@@ -224,7 +224,7 @@ def build_embeds(
     first.description = description
     placed = [
         *pieces(extra, lang),
-        *pieces(matter_fields(matters, lang), lang),  # issue 18: the matter asked, first
+        *pieces(matter_fields(matters, lang), lang),  # the matter asked, first
         *_chart_pieces(chart, title.split(" ｜ ")[0], lang),
         *_reading_pieces(reading, lang),
     ]

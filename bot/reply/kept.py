@@ -1,4 +1,4 @@
-"""A chart's reply kept once written (issue 21): the same chart, moment, reader's language,
+"""A chart's reply kept once written: the same chart, moment, reader's language,
 question, matter and facts give the same embeds, so a study group casting one moment pays for
 the reading, the fields and their layout once.
 
@@ -6,7 +6,7 @@ The reply is kept as the embeds' dicts (what discord.py sends) and given back as
 ``discord.Embed`` objects each time (``Embed.from_dict``, each with a list of fields of its own), so a
 caller that stamps a footer, adds an image, adds or removes a field or inserts an embed changes only
 its own copy. The fields themselves are shared by every copy and refuse to change in place
-(``Shared``): copying two dozen of them for every /cast was most of a warm reply's cost (issue 21).
+(``Shared``): copying two dozen of them for every /cast was most of a warm reply's cost.
 Bounded by measured size (``texts.memo``): each entry weighs its characters and its dicts.
 """
 

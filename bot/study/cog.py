@@ -51,7 +51,7 @@ class Study(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="cast", description=ls("cast.description"),
-                          extras={"cooldown": "cast"})  # issue 22: per-user cooldown (bot.core.cooldowns)
+                          extras={"cooldown": "cast"})  # per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
         when=ls("cast.when.description"), tz=ls("cast.tz.description"),
         private=ls("cast.private.description"), question=ls("cast.question.description"),
@@ -113,7 +113,7 @@ class Study(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="chart", description=ls("chart.description"),
-                          extras={"cooldown": "cast"})  # issue 22: per-user cooldown (bot.core.cooldowns)
+                          extras={"cooldown": "cast"})  # per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
         day=ls("chart.day.description"), yuejiang=ls("chart.yuejiang.description"), hour=ls("chart.hour.description"),
         question=ls("cast.question.description"), matter=ls("cast.matter.description"),
