@@ -30,8 +30,8 @@ from .chart import MOMENT_STAMP, ChartReply, chart_reply
 
 __all__ = ["BUDGET", "Shared", "remembered_reply"]
 
-# Bytes of kept replies (≈ 13 KB each as measured: the last 150 or so). A reply missed here is
-# rebuilt from the kept reading and fields in ≈ 80 µs, so more would buy little (4 MB held 300).
+# Bytes of kept replies (the last 150 or so). A reply missed here is rebuilt from the kept reading
+# and fields (bot.reply.chart), so more would buy little (docs/performance.md, "The bot").
 BUDGET = 2 * 2**20
 _WRITERS = ("read", "answer", "build_embeds")  # bot.reply.chart's names of what writes a reply
 
