@@ -8,7 +8,7 @@ Ours is what /cast does between the interaction's options and the HTTP body, wit
 and the store: the moment parsed in the reader's zone (``Reader.moment``), the chart cast, the case
 embeds (reading, chart fields, the case id in the footer; ``bot.casebook.present.case_embeds``),
 the five buttons (``case_view``), with the picture its PNG, alt text and upload
-(``picture_for``'s ``draw`` and ``bot.core.send.picture_file``), and the payload discord.py sends
+(``picture_for``'s ``draw`` and ``bot.reply.send.picture_file``), and the payload discord.py sends
 (each embed's ``to_dict()``, the view's ``to_components()``). The peer builds the same reply from
 ours, copied once (``discord.Embed.from_dict``, five ``ui.Button``, a ``discord.File`` of the same
 bytes), and makes the same payload: what discord.py costs for that reply alone.
@@ -53,7 +53,7 @@ from bot.casebook.present import case_embeds
 from bot.casebook.privacy import known_for
 from bot.casebook.views import case_view
 from bot.core.reader import Reader
-from bot.core.send import picture_file
+from bot.reply.send import picture_file
 from bot.store import Case, GuildOptions
 from texts.picture.draw import draw
 

@@ -10,7 +10,7 @@ import signal
 import sys
 from collections.abc import Sequence
 
-# issue 23: discord.py is the [bot] extra; without it, one line naming the extra instead of a traceback
+# discord.py is the [bot] extra; without it, one line naming the extra instead of a traceback
 try:
     import aiohttp
     import discord
@@ -101,7 +101,7 @@ async def _run(token: str, force_sync: bool) -> None:
         async with bot:
             # discord.py's start, in its two steps: login runs setup_hook (the features loaded, the
             # quiz's charts built, the commands synced), so what start-up made is frozen out of the
-            # collector's passes before the first interaction (issue 21, bot.core.collector).
+            # collector's passes before the first interaction (bot.core.collector).
             await bot.login(token)
             settle()
             await bot.connect()
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return 0
     setup_logging(token, logging.DEBUG if args.debug else logging.INFO)
-    pace_threads()  # issue 21: workers wait longer before taking the interpreter lock from the loop
+    pace_threads()  # workers wait longer before taking the interpreter lock from the loop
     try:
         asyncio.run(_run(token, args.sync))
     except StoreError as error:

@@ -78,7 +78,7 @@ class Harness:
     async def start(self, **client_kwargs: Any) -> LiurenBot:
         # The stand-in writes READY and every GUILD_CREATE in one burst on this loop, so the bot has them
         # all queued before its ready timer starts: 0.05 s (as tests/conftest.py's start_bot) loses no
-        # guild. Issue 23: 0.3 s here was a quarter of a second of waiting at every start and restart.
+        # guild; 0.3 s here was a quarter of a second of waiting at every start and restart.
         client_kwargs.setdefault("guild_ready_timeout", 0.05)
         client_kwargs.setdefault("extensions", ("bot.daily", "bot.settings"))
 

@@ -56,7 +56,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: (-slow[item.path], -size[item.path], str(item.path)))
 
 
-# Issue 23: the sweeps over every chart allocate millions of short-lived objects beside caches of
+# The sweeps over every chart allocate millions of short-lived objects beside caches of
 # thousands of long-lived ones (charts, readings); at the interpreter's default thresholds (700, 10,
 # 10) py-spy put a fifth of test_matters' sweep in the collector's passes over those caches, and
 # these thresholds took 3-5 % off the sweep files as measured. What collection and the imports made
@@ -71,7 +71,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-# Issue 23: discord.py's Bot.close unloads each extension and drops its package's modules from
+# discord.py's Bot.close unloads each extension and drops its package's modules from
 # sys.modules, so that the next load_extension imports them afresh (reload_extension's semantics).
 # A process runs one bot in production; a test worker starts hundreds, and importing the five
 # features again at every start was a fifth of the e2e files' CPU (py-spy). So the harness puts the
@@ -123,7 +123,7 @@ def bot_env(monkeypatch: pytest.MonkeyPatch, standin: DiscordStandIn, db_path: P
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("DISCORD_GUILD_ID", raising=False)
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.delenv("LIUREN_SITE_URL", raising=False)  # replies as they are without a site (issue 24)
+    monkeypatch.delenv("LIUREN_SITE_URL", raising=False)  # replies as they are without a site
     return env
 
 

@@ -1,4 +1,4 @@
-"""The watchdog's deadlines (issue 21, bot.core.ack): one timer for every interaction watched on
+"""The watchdog's deadlines (bot.core.ack): one timer for every interaction watched on
 a loop, firing at the earliest deadline; an interaction not answered by its deadline defers,
 one answered does not; a deadline sooner than one before it keeps its own time; a deadline does not
 keep an interaction alive, nor does its response once its command is done (``ack.release``)."""
@@ -54,7 +54,7 @@ async def test_each_interaction_not_answered_by_its_deadline_defers_once() -> No
 
 
 async def test_a_deadline_does_not_keep_an_interaction_alive() -> None:
-    """Issue 21: the deadlines hold each response weakly. An interaction its command has finished
+    """The deadlines hold each response weakly. An interaction its command has finished
     with is freed at once, not ``ACK_AFTER`` later (under load, seconds' worth of interactions and
     their replies' objects were kept, and the resident set stayed ~7 MB higher); a deadline that
     comes for a response already freed does nothing."""
@@ -82,7 +82,7 @@ def _interactions_alive() -> list[discord.Interaction[Any]]:
 async def test_a_finished_command_lets_its_interaction_go_without_the_collector(
     standin: DiscordStandIn, start_bot: StartBot
 ) -> None:
-    """Issue 21: an answered /cast's interaction, with its user, member, options and reader, is
+    """An answered /cast's interaction, with its user, member, options and reader, is
     freed when the command is done (``ack.release``), not left in a cycle with its response for the
     collector's passes to find. With the collector off, none of the casts' interactions is alive
     after their commands finish."""

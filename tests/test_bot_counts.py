@@ -1,5 +1,5 @@
 """Each value is read once: one cast, one read of the server's settings and one zone parse per
-/cast and per daily post (issue 20), counted on the real path against the stand-in."""
+/cast and per daily post, counted on the real path against the stand-in."""
 
 from __future__ import annotations
 

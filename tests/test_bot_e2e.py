@@ -21,6 +21,7 @@ from bot.core import words as i18n
 from bot.core.host import make_bot
 from bot.core.logs import REDACTED, RedactSecrets, install_redaction
 from bot.core.sync import sync_state_path
+from bot.reply.limits import group_messages
 from bot.store import GuildOptions
 from engine.symbols import PILLARS
 from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
@@ -59,7 +60,7 @@ async def test_start_logs_in_and_syncs_the_commands_once(standin: DiscordStandIn
     assert cast["description_localizations"]["ja"] == i18n.TEXTS["cast.description"]["ja"]
     assert cast["description_localizations"]["zh-TW"] == i18n.TEXTS["cast.description"]["zh-TW"]
     assert "fr" not in cast["description_localizations"]
-    # Usable in DMs and by a user who installed the app to their account (issue 15, item 3).
+    # Usable in DMs and by a user who installed the app to their account.
     for name in ("cast", "chart", "lookup", "help"):
         assert sorted(names[name]["contexts"]) == [0, 1, 2]
         assert sorted(names[name]["integration_types"]) == [0, 1]
@@ -93,7 +94,7 @@ async def test_second_start_with_the_same_commands_does_not_sync(
 async def test_a_payload_discord_refuses_stops_the_start_as_tree_sync_would_and_is_not_recorded(
     standin: DiscordStandIn, start_bot: StartBot, db_path: Path
 ) -> None:
-    # bot/core/sync.py sends the payload it hashed itself (issue 23): a refusal must still be
+    # bot/core/sync.py sends the payload it hashed itself: a refusal must still be
     # discord.py's CommandSyncFailure, naming the commands, and leave nothing recorded as synced.
     standin.commands_refusal = {"2": {"name": {"_errors": [{"code": "APPLICATION_COMMAND_INVALID_NAME",
                                                             "message": "Command name is invalid"}]}}}
@@ -185,7 +186,7 @@ async def test_cast_a_date_in_a_given_zone(standin: DiscordStandIn, start_bot: S
     assert "引っ越しは？" in embed["description"]
     fields = embed["fields"]
     assert all(len(f["value"]) <= LIMITS["field.value"] for f in fields)
-    # 引っ越し names the matter of travel (issue 18): its section comes first, then the chart's fields
+    # 引っ越し names the matter of travel: its section comes first, then the chart's fields
     assert fields[0]["name"].startswith(i18n.word("matter.title", "ja"))
     [steps] = [f for f in fields if f["name"].startswith(i18n.text("embed.transmissions", "ja"))]
     assert str(expected.steps[0].general) in steps["value"]
@@ -322,25 +323,25 @@ async def test_help_in_the_users_language(standin: DiscordStandIn, start_bot: St
 # -- long replies and errors --------------------------------------------------------------------
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_long_reading_continues_in_followups(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.core import embeds
+    from bot.reply import chart as embeds
     from texts.reading import Reading, read
 
     def huge(chart: Any, known: Any = None) -> Reading:
         real = read(chart, known)
         return Reading(real.chart, real.facts, real.patterns, real.entries * 12)  # no key: never cached
 
-    # bot.core.embeds.chart_embeds is where every command turns a chart into its reading.
+    # bot.reply.chart is where every command turns a chart into its reading.
     monkeypatch.setattr(embeds, "read", huge)
     await start_bot(clock=clock)
     callback = await standin.slash("cast", {"when": "now"})
     assert callback.type == 4
 
     chart = engine.cast(NOW, "Asia/Tokyo")
-    expected = embeds.group_messages(embeds.build_embeds(
+    expected = group_messages(embeds.build_embeds(
         chart, huge(chart), zone_note=i18n.text("embed.zone.bot", "ja")))
     assert len(expected) > 2
     followups = await standin.followups(callback, count=len(expected) - 1)
@@ -354,7 +355,7 @@ async def test_long_reading_continues_in_followups(
 async def test_unexpected_error_is_logged_and_the_user_gets_a_ref(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from bot.core import embeds
+    from bot.reply import chart as embeds
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"boom with {standin.token}")
@@ -473,11 +474,11 @@ async def test_image_false_replies_with_text_only(standin: DiscordStandIn, start
     assert "image" not in callback.embeds[0]
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_a_refused_followup_ends_with_a_message_not_silence(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.core import embeds
+    from bot.reply import chart as embeds
     from texts.reading import Reading, read
 
     def huge(chart: Any, known: Any = None) -> Reading:
@@ -509,7 +510,7 @@ async def test_a_raw_overlong_option_still_gets_a_short_answer(
 @pytest.mark.parametrize("locale", ["fr", "de", "ko", "pt-BR"])
 async def test_a_client_in_another_language_reads_english(standin: DiscordStandIn, start_bot: StartBot,
                                                           locale: str) -> None:
-    """Issue 15, item 2: a fr/de/ko/pt-BR client used to get an all-Japanese reply."""
+    """A fr/de/ko/pt-BR client used to get an all-Japanese reply."""
     await start_bot(clock=clock)
     callback = await standin.slash("chart", {"day": "甲子", "yuejiang": "亥", "hour": "午", "image": False},
                                    locale=locale)

@@ -1,4 +1,4 @@
-"""The matter asked (issue 18 item 4) in the bot: /cast and /chart take ``question`` and ``matter``;
+"""The matter asked in the bot: /cast and /chart take ``question`` and ``matter``;
 the matter section is the first thing after the chart's header and says which words decided it;
 ``matter:`` overrides; the casebook stores and shows it; the picture marks the 類神' cells; the
 daily post keeps the general reading. The real bot against the local Discord stand-in."""
@@ -19,9 +19,10 @@ from PIL import Image
 
 import engine
 from bot.core import words as i18n
-from bot.core.embeds import EMBED_TOTAL_MAX, chart_reply, group_messages
 from bot.core.options import MATTER_CHOICES
 from bot.daily.compose import compose
+from bot.reply.chart import chart_reply
+from bot.reply.limits import EMBED_TOTAL_MAX, group_messages
 from bot.store import GuildOptions, NewCase, open_store, school_json
 from engine.school import School
 from engine.symbols import BRANCHES, PILLARS

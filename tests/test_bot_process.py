@@ -120,7 +120,7 @@ def test_health_check_says_why(tmp_path: Path) -> None:
     assert "last beat 600 s ago" in (check(beat, now=stale) or "")
 
 
-# -- issue 22 items 12 and 13 --------------------------------------------------------------------
+# -- stopping and starting: a signal mid-post, a database down at start ------------------------
 
 
 @pytest.mark.slow
@@ -187,7 +187,7 @@ async def test_a_postgres_down_at_start_is_waited_for_then_the_bot_runs(
     assert "Traceback" not in "".join(seen) + err
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_a_wrong_postgres_setting_still_stops_with_exit_2(postgres_server: str) -> None:
     url = postgres_server.replace("postgres@", "no_such_role_liuren@", 1)
     process = await run_bot({"DISCORD_TOKEN": "x.y.z", "LIUREN_DB": url, "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"})

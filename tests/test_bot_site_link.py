@@ -1,4 +1,4 @@
-"""Issue 24 item 3: with ``LIUREN_SITE_URL`` set, a chart reply links to the chart's page on the study
+"""With ``LIUREN_SITE_URL`` set, a chart reply links to the chart's page on the study
 site (a link button under the reply's own buttons), in the reader's language; without it, the reply
 is as before; an address Discord could not take stops the bot at start with one line.
 
@@ -30,8 +30,8 @@ from texts.cli import main as cli
 from texts.site import chart_path
 from texts.words import LANGS
 
-# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow
-# (issue 23): it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
+# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow,
+# for it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
 pytestmark = pytest.mark.slow
 
 SPEC = Path("/work/shared/discord-api-spec/openapi.json")
@@ -254,7 +254,7 @@ async def test_without_a_site_the_reply_has_no_link(
 async def test_the_link_casts_nothing_more(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The page is found from the chart already cast (issue 20: one cast per /cast)."""
+    """The page is found from the chart already cast (one cast per /cast)."""
     monkeypatch.setenv("LIUREN_SITE_URL", BASE)
     bot = await start_bot(clock=clock)
     counts = Counts(monkeypatch)

@@ -268,7 +268,7 @@ async def test_profile_decides_dragon_battle_with_the_walking_year(
                                          zone=text("profile.no_zone", "en"))
     shown = await standin.slash("profile show", {}, locale="en-US")
     assert "1961" in ephemeral_text(shown)
-    # Birth data is read only where its owner alone sees the chart (issue 22: tests/test_privacy.py).
+    # Birth data is read only where its owner alone sees the chart (tests/test_privacy.py).
     with_profile = await standin.slash("cast", {"when": "now", "image": False, "private": True})
     assert "龍戦" in with_profile.embeds[0]["title"]  # 行年 卯
     # The case keeps the birth data it was cast with.
@@ -290,7 +290,7 @@ async def test_profile_delete_leaves_no_row_of_the_user(
     mine = case_id(await standin.slash("cast", {"when": "now", "image": False}))
     theirs = case_id(await standin.slash("cast", {"when": "now", "image": False}, user_id=someone))
     await standin.slash("case note", {"id": mine, "text": "mine"})
-    # Only a case's author writes notes on it (issue 22), by the button or by /case note.
+    # Only a case's author writes notes on it, by the button or by /case note.
     refused = await standin.slash("case note", {"id": theirs, "text": "my note on their case"}, locale="en-US")
     assert ephemeral_text(refused) == text("case.author_only", "en", id=theirs)
     await standin.slash("case note", {"id": theirs, "text": "their own note"}, user_id=someone)
@@ -436,7 +436,7 @@ async def test_the_daily_post_follows_the_server_settings(standin: DiscordStandI
         assert chosen != engine.cast(at, "Asia/Tokyo").generals.noble
         description = post["embeds"][0]["description"]
         assert f"貴人 {chosen}（day" in description  # the school, in English
-        assert school_line(School(noble_table="甲羊"), "en") in description  # and named (issue 19 item 4)
+        assert school_line(School(noble_table="甲羊"), "en") in description  # and named
         sent, *_ = [r.body for r in standin.requests_to("POST", f"/channels/{channel}/messages") if r.status == 200]
         assert not sent.get("_files") and "image" not in sent["embeds"][0]  # no picture
     finally:
@@ -488,7 +488,7 @@ async def test_a_note_form_opened_before_a_restart_is_saved_after_it(
 async def test_only_a_form_submission_schedules_the_casebook_listener(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 21: the note forms are answered by a listener of ``form_submit`` (bot.core.host), so a
+    """The note forms are answered by a listener of ``form_submit`` (bot.core.host), so a
     /cast or a button schedules no listener task of its own; a form still reaches it."""
     bot = await start_bot(clock=clock)
     scheduled: list[str] = []

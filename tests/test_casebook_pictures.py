@@ -1,4 +1,4 @@
-"""A chart's picture on the bot's side (issue 21, bot.casebook.present.picture_for): every cast of
+"""A chart's picture on the bot's side (bot.casebook.present.picture_for): every cast of
 one 時 shares one picture, so casts arriving together wait for one drawing, and a picture drawn
 before is given back without a worker thread; the attachment still names each cast's minute."""
 

@@ -54,7 +54,7 @@ def test_cast_json_schema_3(capsys: pytest.CaptureFixture[str]) -> None:
 def test_reading_json_lists_entries_in_teachers_order(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    sections = [e["section"] for e in data["reading"]["entries"]]  # schema 3 (issue 18)
+    sections = [e["section"] for e in data["reading"]["entries"]]  # schema 3
     assert sections == sorted(sections, key=["課名", "發用", "干支", "課体", "中末", "取法"].index)
     ids = [e["unit"]["id"] for e in data["reading"]["entries"] if e["unit"]]
     assert len(ids) == len(set(ids))
@@ -70,7 +70,7 @@ def test_cast_at_with_zone(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cast_reads_the_bots_forms(capsys: pytest.CaptureFixture[str]) -> None:
-    """One moment parser: what the bot accepts, the CLI accepts (issue 15, item 7)."""
+    """One moment parser: what the bot accepts, the CLI accepts."""
     assert main(["cast", "--at", "2026年11月29日 14時", "--tz", "asia/tokyo", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["moment"]["local"].startswith("2026-11-29T14:00:00+09:00")
@@ -129,7 +129,7 @@ def _refused_in_one_line(code: object, out: str, err: str, says: str) -> None:
 
 @pytest.mark.parametrize(("args", "says"), BAD_INPUTS)
 def test_bad_input_exits_2_with_one_line(args: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
-    # In this process (issue 23: 21 interpreter starts were 7 s of the suite's CPU); the command as
+    # In this process (21 interpreter starts were 7 s of the suite's CPU); the command as
     # installed is checked on FROM_THE_COMMAND in the test below.
     try:
         code = main(args)
@@ -230,7 +230,7 @@ def test_find_writes_the_chart_name_in_the_readers_script(capsys: pytest.Capture
     assert main(["find", "八専", "--lang", "zh-TW"]) == 0
     *charts, count = capsys.readouterr().out.strip().splitlines()
     assert charts and all("八專" in line and "・" not in line and "専" not in line for line in charts)
-    assert count.startswith("八專：")  # the term in the reader's script, not as typed (issue 19)
+    assert count.startswith("八專：")  # the term in the reader's script, not as typed
 
 
 def test_english_transmission_rows_line_up(capsys: pytest.CaptureFixture[str]) -> None:
@@ -256,7 +256,7 @@ def test_no_trace_leaves_the_trace_out_of_the_reading_too(lang: str, capsys: pyt
 
 
 def test_a_cast_starts_without_the_modules_it_does_not_use() -> None:
-    """Issue 21 (the CLI's start-up): a classical cast imports neither shutil (with its bz2, lzma and
+    """The CLI's start-up: a classical cast imports neither shutil (with its bz2, lzma and
     zlib; argparse's formatter would, for the terminal's width) nor importlib.metadata (--version),
     nor the reading, its presentation, the translation or the JSON schema (a chart alone prints none)."""
     unused = ("shutil", "bz2", "lzma", "importlib.metadata", "texts.reading", "texts.reading.sentences",

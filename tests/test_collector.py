@@ -1,4 +1,4 @@
-"""bot.core.collector (issue 21): start-up's objects frozen out of the collector's passes, which
+"""bot.core.collector: start-up's objects frozen out of the collector's passes, which
 still collect what dies later, the youngest generation searched less often; run in a process of its
 own (it sets the process's GC)."""
 

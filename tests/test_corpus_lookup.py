@@ -1,5 +1,5 @@
-"""Lookups fold simplified, traditional and Japanese forms (issue 15 item 6), from an index built
-once at load (issue 10 item 7); ``python -m texts --help`` (issue 15 item 10)."""
+"""Lookups fold simplified, traditional and Japanese forms, from an index built
+once at load; ``python -m texts --help``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The editor's metadata on the corpus (issue 10 item 3), checked against the seed and the engine.
+"""The editor's metadata on the corpus, checked against the seed and the engine.
 
 - ``unreachable``: derived here twice, independently of the data: by casting every classical chart
   with the engine (both 貴人 tables, 晝 and 夜), and by the arithmetic of docs/rules.md §5.
@@ -220,7 +220,7 @@ def test_sic_notes_mark_the_two_slips_of_the_translation() -> None:
     assert "仍取刑為末傳" in line(75) and "末伝はなお剋される支を取る" in line(77)
     assert sic.at == "剋される" and "刑" in sic.read and "剋" not in sic.read
     assert "剋される〔ママ〕支" in punish.display_translation
-    # issue 19 marks the original's three slips (¶143 岡濟 日遙克時, ¶147 轉篷) and the translation's
+    # The editor marks the original's three slips (¶143 岡濟 日遙克時, ¶147 轉篷) and the translation's
     # reading of the （不加…） openings (¶97 ¶101 ¶105) the same way: tests/test_reading_trust.py
     assert [u.id for u in C.units if u.notes_of("sic")] == [
         "method.昴星", "method.伏吟", "general.騰蛇", "general.朱雀", "general.六合", "pattern.遙剋",

@@ -131,7 +131,7 @@ async def test_missed_post_is_sent_on_start_if_still_the_same_local_day(harness:
     assert [r["last_posted"] for r in rows] == ["2026-05-02", "2026-05-01"]
     # 2 May's own 23:30 still comes, in English (the locale of who set it).
     await h.tick(utc(2026, 5, 2, 14, 30))
-    evening, *more = h.posts(night)  # in English the post may go on in a second message (issue 25)
+    evening, *more = h.posts(night)  # in English the post may go on in a second message
     assert evening["content"].startswith("📅 Daily chart 2026-05-02 23:30") and not any(m["content"] for m in more)
 
 
@@ -198,7 +198,7 @@ async def test_missing_permission_disables_the_schedule(harness: Harness) -> Non
     h.standin.fail_channel(channel, 403)
     await h.tick(utc(2026, 5, 2, 0, 0))
     await h.tick(utc(2026, 5, 2, 0, 1))
-    # issue 22: a 403 on the upload may be a withdrawn Attach Files, so the post is tried once more
+    # A 403 on the upload may be a withdrawn Attach Files, so the post is tried once more
     # as text only (tests/test_faults.py); refused again, the schedule stops. No third try.
     assert h.attempts(channel) == 2
     reason = h.rows()[0]["disabled_reason"]
@@ -457,7 +457,7 @@ async def test_channel_the_bot_cannot_see_is_refused(harness: Harness) -> None:
     hidden = h.channel(2)
     reply = await h.slash("daily set", {"channel": hidden, "time": "09:00", "tz": "Asia/Tokyo"})
     assert reply.ephemeral and reply.data["flags"] & 64
-    # Permissions named as the reader's Discord client names them, never as raw flags (issue 15, item 4).
+    # Permissions named as the reader's Discord client names them, never as raw flags.
     assert f"<#{hidden}>" in content(reply) and "チャンネルを見る" in content(reply)
     assert "view_channel" not in content(reply) and "view channel" not in content(reply)
     unknown = await h.slash("daily set", {"channel": 4242, "time": "09:00", "tz": "Asia/Tokyo"}, locale="en-US")

@@ -112,7 +112,7 @@ async def test_every_answer_lost_then_a_later_tick_finds_the_post_in_the_channel
     assert row.message_id == int(h.posts(channel)[-1]["id"])
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_slow_answer_and_shutdown_gives_one_message(harness: Harness) -> None:
     h = harness
     channel = h.channel()
@@ -132,7 +132,7 @@ async def test_slow_answer_and_shutdown_gives_one_message(harness: Harness) -> N
     assert len(h.posts(channel)) == 1
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_answer_slower_than_the_grace_period_keeps_the_lease_and_is_found_later(harness: Harness) -> None:
     h = harness
     channel = h.channel()

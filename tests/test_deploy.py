@@ -18,7 +18,7 @@ def settings_in(text: str) -> set[str]:
 
 def test_dockerfile_is_slim_non_root_with_a_healthcheck() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    # issue 23: an exact base (Python patch release and Debian release, a digest optional), named once,
+    # An exact base (Python patch release and Debian release, a digest optional), named once,
     # as the default of the one ARG before any FROM (--build-arg BASE=... only where the registry is not)
     stages = re.findall(r"^FROM (\S+)", dockerfile, re.M)
     assert stages[0] == "${BASE}" and re.search(r"^FROM \$\{BASE\} AS base$", dockerfile, re.M)

@@ -31,7 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = sorted([ROOT / "README.md", *DOCS.glob("*.md")])
-INSTALL = 'pip install -e ".[bot]" && python -m bot'  # issue 23: the bot is the [bot] extra
+INSTALL = 'pip install -e ".[bot]" && python -m bot'  # the bot is the [bot] extra
 TEST = 'pip install -e ".[test]" && python -m pytest -q'
 
 # [text](target) and ![alt](target), not inside inline code; <img src="…"> too.

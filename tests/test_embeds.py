@@ -14,7 +14,8 @@ import pytest
 
 import engine
 from bot.core import words as i18n
-from bot.core.embeds import (
+from bot.reply.chart import build_embeds
+from bot.reply.limits import (
     DESCRIPTION_MAX,
     EMBED_TOTAL_MAX,
     EMBEDS_PER_MESSAGE,
@@ -22,11 +23,10 @@ from bot.core.embeds import (
     FIELD_VALUE_MAX,
     FIELDS_MAX,
     TITLE_MAX,
-    build_embeds,
-    build_lookup_embeds,
     group_messages,
     split_lines,
 )
+from bot.reply.lookup import build_lookup_embeds
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Position, Role
 from texts.corpus import Unit
@@ -191,7 +191,7 @@ def test_other_readers_get_notes_in_their_language(locale: str) -> None:
 
 
 def test_an_excluded_entry_is_marked_in_every_language() -> None:
-    from bot.core.embeds import EXCLUDED_MARK
+    from bot.reply.chart import EXCLUDED_MARK
 
     # No cast chart puts a general where its opening excludes it (docs/rules.md §7): build one by hand,
     # 朱雀 riding the 初伝 over 地盤 酉 (¶99 不加酉戌亥子).
@@ -206,7 +206,7 @@ def test_an_excluded_entry_is_marked_in_every_language() -> None:
 
 
 def test_cast_charts_mark_nothing_excluded() -> None:
-    from bot.core.embeds import EXCLUDED_MARK
+    from bot.reply.chart import EXCLUDED_MARK
 
     for day, hour in itertools.islice(itertools.product(PILLARS, BRANCHES), 0, 720, 11):
         chart = engine.cast_classical(day, "亥", hour)

@@ -1,4 +1,4 @@
-"""Faults, through the bot's public interface (issue 22 items 3, 5, 6, 7, 11, 12 and 13): the real
+"""Faults, through the bot's public interface: the real
 bot against the local stand-in, on SQLite and PostgreSQL where both apply; what Discord received is
 the stand-in's record, what was kept is the database.
 
@@ -187,7 +187,7 @@ async def locked(location: str) -> AsyncIterator[None]:
             holder.close()
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_a_locked_database_is_acknowledged_in_time_then_told_clearly(
     standin: DiscordStandIn, start_bot: StartBot, store_location: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -207,7 +207,7 @@ async def test_a_locked_database_is_acknowledged_in_time_then_told_clearly(
 # -- item 6: a pooled PostgreSQL connection is checked before use -------------------------------
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_killed_postgres_backends_are_replaced_before_a_cast_uses_them(
     standin: DiscordStandIn, start_bot: StartBot, postgres_url: str
 ) -> None:
@@ -404,7 +404,7 @@ async def test_quiz_answers_faster_than_a_person_are_answered_with_the_wait(
 # -- item 12: past the deadline, a raw long term, contexts --------------------------------------
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_an_answer_past_discords_deadline_is_logged_once_and_not_retried(
     standin: DiscordStandIn, start_bot: StartBot, caplog: pytest.LogCaptureFixture
 ) -> None:

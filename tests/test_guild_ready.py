@@ -1,4 +1,4 @@
-"""LIUREN_GUILD_READY_TIMEOUT (issue 23): how long the bot waits after READY for each next server."""
+"""LIUREN_GUILD_READY_TIMEOUT: how long the bot waits after READY for each next server."""
 
 from __future__ import annotations
 

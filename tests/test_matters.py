@@ -1,4 +1,4 @@
-"""The reading for the matter asked (issue 18, docs/rules.md §9): recognition, the 類神 table, R1–R10, E1–E5.
+"""The reading for the matter asked (docs/rules.md §9): recognition, the 類神 table, R1–R10, E1–E5.
 
 - §9.4: every example sentence gives the matters stated there, the stop words stop, the words left out
   on purpose are no keywords, Latin words match on word boundaries only, and a bad keyword file is
@@ -503,7 +503,7 @@ def test_every_chart_and_every_matter(table: str) -> None:
         assert len(ids) == len(set(ids)), (chart.day, chart.yuejiang, chart.hour)
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_one_matter_replies_quote_each_unit_once() -> None:
     # each matter alone, with the general reading after it, on 288 classical charts (every fifth day)
     for day in PILLARS[::5]:
@@ -607,7 +607,7 @@ def test_quote_above_is_not_counted_as_quoted() -> None:
     assert Quote(unit, above=True).above and RULES[Matter.lost].spirits[0].general is G.玄武
 
 
-# --- quiz (issue 18 item 5) ----------------------------------------------------------------------
+# --- quiz ----------------------------------------------------------------------
 
 
 def test_quiz_asks_where_a_matters_spirit_stands() -> None:

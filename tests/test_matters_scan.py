@@ -1,4 +1,4 @@
-"""Recognition's faster scan (issue 18's benchmark) reads every question as the plain scan of §9.4 does.
+"""Recognition's faster scan reads every question as the plain scan of §9.4 does.
 
 texts/matters/recognise.py normalises a question of PLAIN characters one character at a time, and finds the
 places a word may start with one regular expression instead of looking at every character. Here
@@ -100,7 +100,7 @@ def _pieces() -> list[str]:
             "\u0301", "ｶﾞ", "Ⅻ", "ﬁ", "Straße", "ŉ"]
 
 
-@pytest.mark.slow  # issue 23: 9,000 questions, over a second
+@pytest.mark.slow  # 9,000 questions, over a second
 @pytest.mark.parametrize("seed", range(6))
 def test_the_scan_reads_questions_as_the_plain_scan(seed: int) -> None:
     rng = random.Random(seed)

@@ -1,12 +1,12 @@
-"""What issue 21's memory work promises: charts share their parts without changing, the caches are
+"""What the memory work promises: charts share their parts without changing, the caches are
 bounded by what their entries weigh, and a long text of the picture is kept only once it recurs."""
 
 from __future__ import annotations
 
 import sys
 
-from bot.core import embeds
-from bot.core.replies import remembered_reply
+from bot.reply import chart as embeds
+from bot.reply.kept import remembered_reply
 from engine import chart as engine_chart
 from engine.chart import cast_classical
 from engine.symbols import BRANCHES, PILLARS
@@ -81,7 +81,7 @@ def test_the_text_caches_stay_within_their_budgets_and_give_what_a_fresh_read_gi
 
 
 def test_the_readings_sampled_weights_stay_near_what_they_hold() -> None:
-    # issue 23: texts.reading weighs a sample of its entries (texts.memo.Sampled), the rest the moving
+    # texts.reading weighs a sample of its entries (texts.memo.Sampled), the rest the moving
     # mean; the sum stays near the truth after heavy readings (all fifteen matters asked, the answer's
     # general reading carrying what they quoted) give way to plain ones, and in a mix of both.
     question = "上司 怖 手紙 婚 裁判 お金 秘密 母 盗 宴 仕事 旅 病 嘘 妊娠"

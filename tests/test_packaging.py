@@ -1,4 +1,4 @@
-"""What `pip install liuren` installs and what the sdist carries (issue 23, items 1 and 2).
+"""What `pip install liuren` installs and what the sdist carries.
 
 - the core install (engine and texts: casting, the corpus, the reading, the ``liuren`` command) needs
   neither the bot's packages (discord.py, aiohttp, platformdirs) nor PostgreSQL's driver nor Pillow:
@@ -116,7 +116,7 @@ def test_dependencies_are_the_cores_and_each_extra_brings_its_part() -> None:
     assert core == {"opencc", "python-dateutil", "tzdata"}
     assert {"discord.py", "platformdirs", "liuren"} <= requirement_names(EXTRAS["bot"])
     assert "liuren[picture]" in EXTRAS["bot"]  # the bot posts the picture with every reply
-    assert requirement_names(EXTRAS["picture"]) == {"pillow", "isal"}  # isal: the PNG's deflate (issue 21)
+    assert requirement_names(EXTRAS["picture"]) == {"pillow", "isal"}  # isal: the PNG's deflate
     assert requirement_names(EXTRAS["postgres"]) == {"psycopg", "psycopg-pool"}
     # the suite tests everything, so `pip install -e ".[test]"` (the README's command) installs it all
     assert "liuren[bot,postgres]" in EXTRAS["test"]
@@ -229,7 +229,7 @@ def test_the_image_installs_the_bot_with_both_stores_in_a_build_stage() -> None:
 
 def test_the_final_stage_carries_no_dead_layer() -> None:
     """What the last stage copies is the built environment, and no layer copies something a later
-    one deletes (the 19 MB wheels layer issue 23 found)."""
+    one deletes (a 19 MB layer of wheels once did)."""
     final = stages()[-1]
     copies = re.findall(r"^COPY (.+)$", final, re.M)
     assert copies == ["--from=build /opt/liuren /opt/liuren"], copies
@@ -260,7 +260,7 @@ def test_the_units_install_steps_create_etc_liuren_before_writing_into_it() -> N
     assert re.search(r'pip install "liuren\[bot(,postgres)?\]"', steps)  # the bot is an extra
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_the_bot_on_sqlite_runs_without_the_postgres_extra() -> None:
     """`liuren[bot]` alone: the bot starts (no token: the chart for now) and opens its SQLite store;
     a postgresql:// LIUREN_DB is refused in one line naming the extra."""

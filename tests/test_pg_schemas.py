@@ -1,4 +1,4 @@
-"""The store tests' reused PostgreSQL schemas (testkit/pg_schemas.py, issue 23): a schema handed back
+"""The store tests' reused PostgreSQL schemas (testkit/pg_schemas.py): a schema handed back
 is given out again only as a new one would be, empty with its ids starting again; one whose shape a
 test changed, or that a test left locked, is dropped, not given out."""
 

@@ -71,7 +71,7 @@ def test_png_decodes_at_twice_the_layout_size(name: str, theme: raster.Theme) ->
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_the_png_holds_exactly_the_painted_pixels(theme: raster.Theme) -> None:
-    """Issue 21: the PNG is written by texts.raster.encode (ISA-L's deflate, rows unfiltered), not by
+    """The PNG is written by texts.raster.encode (ISA-L's deflate, rows unfiltered), not by
     Pillow's encoder: what a decoder reads back is the painted picture, index for index and colour
     for colour, its chunks' checksums verified; a picture not of a palette goes through Pillow."""
     chart = golden_charts()["chongshen"]
@@ -92,7 +92,7 @@ def test_the_png_holds_exactly_the_painted_pixels(theme: raster.Theme) -> None:
 @pytest.mark.parametrize("rows", [1, raster.STRIP_ROWS - 1, raster.STRIP_ROWS, 2 * raster.STRIP_ROWS,
                                   2 * raster.STRIP_ROWS + 1])
 def test_every_row_is_kept_across_the_strips(rows: int) -> None:
-    """The rows go to the compressor in strips (issue 21): a picture of one strip, of a whole number of
+    """The rows go to the compressor in strips: a picture of one strip, of a whole number of
     strips, and one row more or fewer, each decodes to exactly its pixels."""
     painted = raster.paint(_layout(golden_charts()["chongshen"]), "dark")
     part = painted.crop((0, painted.height - rows, painted.width, painted.height))  # the legend's rows: not blank
@@ -102,7 +102,7 @@ def test_every_row_is_kept_across_the_strips(rows: int) -> None:
 
 
 def test_encoding_never_copies_the_whole_picture() -> None:
-    """Issue 21: the encoder's buffers stay a fraction of the picture's pixels (a whole copy stayed in
+    """The encoder's buffers stay a fraction of the picture's pixels (a whole copy stayed in
     the drawing thread's malloc arena after every drawing); Python's own allocations are traced."""
     painted = raster.paint(_layout(golden_charts()["chongshen"]), "dark")
     pixels = painted.width * painted.height
@@ -130,7 +130,7 @@ def test_every_character_the_picture_may_draw_is_in_the_font() -> None:
         assert not lacking, f"{FONT_FILES[weight]} lacks {''.join(lacking)!r}: run python tools/build_font.py"
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_layouts_draw_only_characters_the_font_has() -> None:
     """Every text of every chart in every language, as laid out, is in the drawable set and the font."""
     wanted = drawable_characters()
@@ -397,7 +397,7 @@ def test_draw_gives_a_reply_everything_it_attaches() -> None:
     assert found.filename.isascii() and found.alt.startswith("大六壬课图")
 
 
-# -- what a student looks for beside the plate (issue 19 item 11) --------------------------------
+# -- what a student looks for beside the plate --------------------------------
 
 
 def _drawn(chart: Chart, lang: Lang, known: Facts | None = None) -> list[Text]:

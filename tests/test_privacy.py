@@ -1,4 +1,4 @@
-"""Issue 22 (privacy): nothing personal left behind, nothing revealed, nobody pinged — through the
+"""Privacy: nothing personal left behind, nothing revealed, nobody pinged — through the
 bot's public interface (slash commands, buttons, forms, the database, the stand-in's record of what
 Discord received), on SQLite and PostgreSQL where the backend matters.
 
@@ -248,7 +248,7 @@ async def test_store_step_8_removes_old_copies_of_a_question_and_keeps_every_own
 def _note_bodies() -> tuple[tuple[str, ...], ...]:
     """25 notes for each of 30 cases: CJK text that deflate cannot shrink much, drawn from
     ``random.Random(22)`` case by case as the test adds them. Strings, drawn once for both backends
-    (issue 23: 750,000 draws a backend)."""
+    (750,000 draws a backend)."""
     chance = random.Random(22)
     return tuple(
         tuple("".join(chr(chance.randrange(0x4E00, 0x9FA5)) for _ in range(1000)) for _ in range(25))
@@ -256,7 +256,7 @@ def _note_bodies() -> tuple[tuple[str, ...], ...]:
     )
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_note(
     standin: DiscordStandIn, start_bot: StartBot, location: str
 ) -> None:
@@ -275,7 +275,7 @@ async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_no
             ids.append(case.id)
             notes += [(ADD_NOTE, (case.id, me, body, 1_800_000_000 + k)) for k, body in enumerate(_note_bodies()[n])]
         # The 750 notes in this order, with the statement Store.add_note runs, in one transaction
-        # instead of 750 (issue 23): the store has no batch of notes of its own.
+        # instead of 750: the store has no batch of notes of its own.
         await store.driver.fetch_batch(notes)
     finally:
         await store.close()
@@ -301,14 +301,14 @@ async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_no
     assert refused.body["content"] == text("case.export_none", "en", part=parts + 1, parts=parts)
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 async def test_five_thousand_cases_export_in_one_zip_under_discords_limit(
     standin: DiscordStandIn, start_bot: StartBot, db_path: Path
 ) -> None:
     store = await open_store(db_path)
     try:
         # Added all at once, in this order: the store writes the casts made together in shared
-        # transactions (bot.store.batch, 256 a commit), not 5,000 commits one after another (issue 23).
+        # transactions (bot.store.batch, 256 a commit), not 5,000 commits one after another.
         await asyncio.gather(*(store.add_case(NewCase(
             guild_id=standin.guilds[0].id, channel_id=1, author_id=standin.user_id, private=n % 3 == 0,
             instant=NOW.isoformat(), zone="Asia/Tokyo", day=None, yuejiang=None, hour=None,

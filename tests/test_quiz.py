@@ -1,4 +1,4 @@
-"""The study quiz (issue 13): questions whose answers are the engine's, fair choices, the reveal
+"""The study quiz: questions whose answers are the engine's, fair choices, the reveal
 quoting the trace, rounds drawn evenly by level, and the terminal loop driven through StringIO."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def engine_answer(q: Question) -> object:
         branch = dict(q.prompt.values)["branch"]
         assert isinstance(branch, Branch)
         return q.chart.generals.on(branch)
-    if q.kind is Kind.SPIRIT:  # issue 18: where the first 類神 of the matter asked stands
+    if q.kind is Kind.SPIRIT:  # where the first 類神 of the matter asked stands
         from texts.matters.table import RULES
 
         matter = dict(q.prompt.values)["matter"]
@@ -216,7 +216,7 @@ def test_the_same_seed_gives_the_same_round() -> None:
 def test_kinds_can_be_fixed_and_all_kinds_turn_up() -> None:
     for kind in Kind:
         assert {q.kind for q in make_round("hard", 12, seed=1, kinds=[kind])} == {kind}
-    assert {q.kind for q in make_round("hard", 100, seed=1)} == set(Kind) - {Kind.SPIRIT}  # asked on its own (#18)
+    assert {q.kind for q in make_round("hard", 100, seed=1)} == set(Kind) - {Kind.SPIRIT}  # asked on its own
     assert Kind.PATTERN not in {q.kind for q in make_round("easy", 100, seed=1)}
 
 
@@ -249,7 +249,7 @@ def test_the_board_hides_the_answer() -> None:
             if q.kind is Kind.GENERAL:  # the ring and the lessons would show where each 天将 stands
                 assert not any(g in board for g in "貴蛇雀合勾龍空虎常玄陰后")
             elif q.kind is Kind.METHOD or (q.kind is Kind.PATTERN and q.answer in METHOD_PATTERNS):
-                # the 剋賊 row would give 元首/重審 away (issue 19)
+                # the 剋賊 row would give 元首/重審 away
                 rows = lessons(q.chart, lang).split("\n")
                 assert ring(q.chart, lang) in board and "\n".join(rows[:-1]) in board
                 assert text("render.relation_row", lang) not in board
@@ -262,7 +262,7 @@ def test_no_kana_in_english_or_chinese(lang: Lang) -> None:
     for level in Level:
         for q in make_round(level, 30, seed=9):
             out = render_question(q, lang, 1, 30) + render_reveal(q, lang, q.choices[0])
-            # issue 25: English readers are shown the seed's Japanese second, on its own labelled line
+            # English readers are shown the seed's Japanese second, on its own labelled line
             # (tests/test_translation_display.py checks that line is the seed's translation, verbatim)
             japanese = text("translation.label_ja", lang)
             out = "\n".join(line for line in out.split("\n") if not line.strip().startswith(japanese))
@@ -330,7 +330,7 @@ def test_liuren_quiz_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
         cli_main(["quiz", "--level", "expert"])
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_a_round_is_the_same_in_another_process() -> None:
     """A store may keep (level, count, seed) and rebuild the round after a restart: nothing in the
     drawing depends on the process (string hashing is randomised per process)."""

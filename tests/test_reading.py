@@ -1,6 +1,6 @@
 """The reading over all 1,440 classical charts: a teacher's order, each line once, nothing made up.
 
-Checks issue 10's promises on every chart (60 days × 12 plates, at 午 (晝) and 子 (夜)): the sections
+Checks on every chart (60 days × 12 plates, at 午 (晝) and 子 (夜)): the sections
 come in a teacher's order; no unit is quoted twice; every void 伝 is said to be void; the openings that
 speak only of the 發用 (¶95 「但見騰蛇」, ¶107 「或逢勾陳發用」) appear only for the 初伝; the method's
 verse opens the 取法 section; a name line names only the branch's own name; 鋳印 is found where
@@ -23,7 +23,7 @@ from texts.reading import Entry, Note, Section, read
 from texts.reading.sentences import notes, render_reading
 
 KANA = re.compile(r"[\u3040-\u30ff]")
-# issue 23: cast and read once per run, shared with other files, on first use (testkit/classical.py)
+# Cast and read once per run, shared with other files, on first use (testkit/classical.py)
 CHARTS = classical.charts(School())
 READINGS = classical.readings(School())
 # The verse each method's rule begins with (¶51 賊剋, ¶55 比用渉害, ¶63 遙剋, ¶67, ¶71, ¶75, ¶79, ¶83).
@@ -44,7 +44,7 @@ def test_there_are_1440_charts() -> None:
     assert len(CHARTS) == 1440 and len({(c.day, c.yuejiang, c.hour) for c in CHARTS}) == 1440
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 def test_sections_come_in_a_teachers_order() -> None:
     for reading in READINGS:
         sections = [e.section for e in reading.entries]
@@ -58,7 +58,7 @@ def test_no_unit_is_quoted_twice() -> None:
         assert len(ids) == len(set(ids)), (reading.chart.day, reading.chart.yuejiang, reading.chart.hour)
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 def test_every_void_transmission_is_said_to_be_void() -> None:
     seen = 0
     for reading in READINGS:
@@ -67,10 +67,10 @@ def test_every_void_transmission_is_said_to_be_void() -> None:
             repeated = any(e.position is step.position and e.same_as is not None for e in reading.entries)
             assert bool(said) == (step.void and not repeated), (reading.chart.day, step)
             seen += step.void
-    assert seen > 200  # issue 10 counts 244 void 初伝 alone among the 1,440
+    assert seen > 200  # 244 void 初伝 alone among the 1,440, counted by hand
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 def test_initial_only_openings_only_for_the_initial() -> None:
     c = corpus()
     only = {c.general("騰蛇").id, c.general("勾陳").id}  # type: ignore[union-attr]
@@ -103,7 +103,7 @@ def test_a_repeated_transmission_points_back() -> None:
     assert count > 100
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 def test_name_lines_name_only_the_branchs_own_name() -> None:
     # 六合 on 卯 is 入室 (¶103 「升堂（午）入室（卯）」): the reading names 入室 alone.
     for reading in READINGS:
@@ -135,7 +135,7 @@ def test_pleiades_sub_forms_by_school() -> None:
         assert (PatternName.冬蛇掩目 in names) == (not c.day.stem.is_yang)
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", ["en", "zh-TW", "zh-CN"])
 def test_readings_in_english_and_chinese_have_no_kana_outside_the_seed(lang: str) -> None:
     from texts.corpus.shown import translation

@@ -84,7 +84,7 @@ def test_伏吟_丁卯_with_天空_and_玄武() -> None:
     assert [e.same_as for e in entries if e.position is Position.末伝] == [Position.初伝]
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 def test_every_unit_a_reading_returns_is_in_the_corpus() -> None:
     """Over all 720 plates by day and by night, every unit shown is the corpus's own, by id."""
     from engine.symbols import BRANCHES, PILLARS
@@ -100,7 +100,7 @@ def test_every_unit_a_reading_returns_is_in_the_corpus() -> None:
                         assert c.get(entry.unit.id) is entry.unit
                         seen.add(entry.unit.id)
     # The readings reach every general's opening line but 貴人's: ¶87 天乙居中 only places the
-    # generals and names no meaning, so it is never quoted as the meaning of a 伝 (issue 19).
+    # generals and names no meaning, so it is never quoted as the meaning of a 伝.
     openings = {
         f"general.{g}"
         for g in ("貴人", "騰蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")

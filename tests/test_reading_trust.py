@@ -1,9 +1,8 @@
-"""The reading a student can trust (issue 19): right citations, 六親 to the day stem, the depth count
+"""The reading a student can trust: right citations, 六親 to the day stem, the depth count
 shown, ¶63's rule quoted, the seed's slips marked, each thing said once, nothing added unmarked.
 
 Every check runs over the 1,440 classical charts (60 days × 12 plates, at 午 (晝) and 子 (夜), as
-tests/test_reading.py does) and in all four languages where it applies. Each test names the item of
-issue 19 it covers.
+tests/test_reading.py does) and in all four languages where it applies.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from engine.symbols import Branch, Stem
 from engine.terms import General, Kin, Relation, Role, Seat
 from engine.transmissions import shehai_depth
 from testkit import classical
-from testkit.classical import read  # issue 23: texts.reading.read, each chart read once per run
+from testkit.classical import read  # texts.reading.read, each chart read once per run
 from texts.cli import main as cli_main
 from texts.cli.liuren import build_parser, run
 from texts.corpus import corpus
@@ -38,7 +37,7 @@ from texts.words.explain import cite, explain, show
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = (ROOT / "texts" / "seed" / "000_bc2579445fc12f06.txt").read_text(encoding="utf-8").split("\n")
-# issue 23: cast and read once per run, shared with other files, on first use (testkit/classical.py)
+# Cast and read once per run, shared with other files, on first use (testkit/classical.py)
 CHARTS = classical.charts(School())
 READINGS = classical.readings(School())
 DEPTH_SCHOOL = School(shehai_depth_first=True)
@@ -67,7 +66,7 @@ def printed(index: int, lang: Lang) -> str:
 @cache
 def _printed_in_every_language(index: int) -> dict[Lang, str]:
     # The languages one after another, so the chart's reading is worked out once and found in
-    # texts.reading's cache by the other three (issue 23: a test going chart by chart in one
+    # texts.reading's cache by the other three (a test going chart by chart in one
     # language found none of the 1,440 there, and each reading was worked out four times).
     chart = CHARTS[index]
     said: dict[Lang, str] = {}
@@ -171,7 +170,7 @@ def test_every_rule_is_either_cited_or_outside_the_seed() -> None:
 
 @pytest.mark.parametrize("name", sorted(SEED_WORDS))
 def test_each_rules_cited_paragraph_holds_its_words(name: str) -> None:
-    """issue 19 item 1: 重審 cited ¶143 (it is ¶139), 別責 ¶147 (it is ¶143) … a wrong number fails."""
+    """重審 cited ¶143 (it is ¶139), 別責 ¶147 (it is ¶143) … a wrong number fails."""
     rule = Rule[name]
     seed = Why(rule).seed
     phrases = SEED_WORDS[name]
@@ -182,7 +181,7 @@ def test_each_rules_cited_paragraph_holds_its_words(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(OUTSIDE))
 def test_a_rule_outside_the_seed_says_so_in_every_language(name: str) -> None:
-    """issue 19 items 5 and 9: a decision or school option cites no ¶ and is marked as outside."""
+    """A decision or school option cites no ¶ and is marked as outside."""
     rule = Rule[name]
     assert Why(rule).seed == () and Why(rule).outside
     for lang in LANGS:
@@ -236,7 +235,7 @@ def test_the_paragraphs_the_readings_words_cite() -> None:
 
 
 def test_six_relations_are_the_day_stems_in_every_reading() -> None:
-    """issue 19 item 3: 「支上神丑（貴人）は子に対して官鬼」 counted against the day branch."""
+    """「支上神丑（貴人）は子に対して官鬼」 counted against the day branch."""
     seats = 0
     for reading in READINGS:
         chart = reading.chart
@@ -259,7 +258,7 @@ def test_six_relations_are_the_day_stems_in_every_reading() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_the_branchs_upper_is_never_read_against_the_day_branch(lang: Lang) -> None:
     for i, reading in enumerate(READINGS):
         chart = reading.chart
@@ -308,7 +307,7 @@ def test_each_candidates_depth_is_shown_as_counted() -> None:
     assert seen > 100
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 def test_the_depth_method_does_not_point_to_itself() -> None:
     """「原文に渉害の取用規則の句はない…最も近い規則は渉害（¶59）」 is gone: the reasons say where it comes from."""
     for chart in classical_charts(DEPTH_SCHOOL):
@@ -321,7 +320,7 @@ def test_the_depth_method_does_not_point_to_itself() -> None:
                     assert str(dict(n.values)["method"]) != "渉害"
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 def test_pleiades_by_the_day_is_marked_as_outside_the_seed() -> None:
     seen = 0
     for chart in classical_charts(BY_DAY_SCHOOL):
@@ -348,7 +347,7 @@ def _uses_remote_several(chart: Chart) -> bool:
                for w in chart.transmissions.trace)
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("school", [School(), DEPTH_SCHOOL], ids=["default", "depth"])
 def test_the_rule_for_several_remote_candidates_is_quoted_where_used(school: School) -> None:
     seen = 0
@@ -398,7 +397,7 @@ def test_the_originals_slips_are_marked_in_the_corpus() -> None:
         assert f"{note.at}〔ママ〕" in unit.display_translation and note.at in unit.translation
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_reading_quoting_a_slip_shows_its_mark(lang: Lang) -> None:
     mark = text("reading.sic", lang)
@@ -433,7 +432,7 @@ def test_the_japanese_mark_is_not_shown_to_other_readers() -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_trace_is_printed_once(lang: Lang) -> None:
     for i, reading in enumerate(READINGS):
@@ -442,7 +441,7 @@ def test_the_trace_is_printed_once(lang: Lang) -> None:
             assert out.count(explain(why, lang)) == 1, (where(reading), explain(why, lang))
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_undecided_pattern_is_named_once(lang: Lang) -> None:
     undecided = 0
@@ -456,7 +455,7 @@ def test_an_undecided_pattern_is_named_once(lang: Lang) -> None:
     assert undecided >= 1260  # 龍首 alone is undecided in 1,260 of the 1,440 bare charts
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_without_the_reading_the_chart_still_gives_its_patterns_and_trace(capsys: pytest.CaptureFixture[str]) -> None:
     """Said once is not said nowhere: `liuren cast` alone keeps the 課体 and the trace."""
     for i in range(0, len(CHARTS), 97):
@@ -519,9 +518,9 @@ def _every_reading() -> list[Reading]:
                        for c in classical_charts(school)]
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_every_note_is_the_seeds_the_readings_or_stated_from_the_chart() -> None:
-    """issue 19 item 9: 「ただし初伝亥は空亡：この課体の力は空に落ちる」 is a verdict the seed never gives."""
+    """「ただし初伝亥は空亡：この課体の力は空に落ちる」 is a verdict the seed never gives."""
     for reading in _every_reading():
         for entry in reading.entries:
             keys = {n.key for n in entry.notes if isinstance(n, Note)}
@@ -540,7 +539,7 @@ def _fields(key: str, lang: Lang) -> list[str]:
     return re.findall(r"{(\w+)}", words()[lang][key])
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_reason_cites_its_paragraph_or_says_it_is_outside(lang: Lang) -> None:
     for reading in _every_reading()[:: 3]:
@@ -563,7 +562,7 @@ def test_no_caveat_of_the_projects_own(lang: Lang) -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.slow  # issue 23: a sweep over every classical chart's reading (the full suite runs it)
+@pytest.mark.slow  # a sweep over every classical chart's reading (the full suite runs it)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_method_question_hides_the_overcoming_row(lang: Lang) -> None:
     label = text("render.relation_row", lang)

@@ -1,4 +1,4 @@
-"""A chart's reply kept per 時 (bot.core.replies, issue 21): a minute of a 時 kept for another minute
+"""A chart's reply kept per 時 (bot.reply.kept): a minute of a 時 kept for another minute
 is that reply with the moment line's time rewritten, and that is exactly what writing it gives.
 
 Each test compares the kept reply of a minute with a fresh ``chart_reply`` of the same chart; the
@@ -15,9 +15,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.core import replies
-from bot.core.embeds import ChartReply, chart_reply
-from bot.core.replies import remembered_reply
+from bot.reply import kept as replies
+from bot.reply.chart import ChartReply, chart_reply
+from bot.reply.kept import remembered_reply
 from engine import Chart, cast
 
 TOKYO = ZoneInfo("Asia/Tokyo")

@@ -1,4 +1,4 @@
-"""Every output names the school options in force when they are not the defaults (issue 19 item 4):
+"""Every output names the school options in force when they are not the defaults:
 the terminal text, the JSON, the picture and its alt text, ``liuren find`` and ``liuren table``, and
 ``texts.words.schools.school_line`` (what the bot calls), for each option in all four languages."""
 

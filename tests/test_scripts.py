@@ -1,4 +1,4 @@
-"""Every CJK string the project writes is in the reader's script (issue 19 item 2): zh-TW traditional,
+"""Every CJK string the project writes is in the reader's script: zh-TW traditional,
 zh-CN simplified, English the classical original's forms; no Japanese-only form and no kana outside
 the quotations of the seed (its original and its Japanese translation, shown as written)."""
 
@@ -30,7 +30,7 @@ from texts.words import LANGS, Lang, corpus_name, short, solar_term, words
 
 CHINESE_AND_ENGLISH: tuple[Lang, ...] = ("zh-TW", "zh-CN", "en")
 # The locale files of the terminal, the picture, the reading, the bot, the quiz board and the
-# matter asked (issue 18), the corpus lookup (tests/test_lookup_words.py: its output and notes).
+# matter asked, the corpus lookup (tests/test_lookup_words.py: its output and notes).
 CHECKED_FILES = ("terms", "core", "render", "picture", "cli", "reading", "why", "bot", "quiz", "matter", "lookup")
 QUOTE = re.compile(r"「([^「」]*)」")
 
@@ -51,7 +51,7 @@ def seed_texts() -> tuple[str, ...]:
 def _seed_pattern() -> re.Pattern[str]:
     """The seed texts as one alternation, longest first, so at each place the longest shown text
     there goes before the texts inside it; grouped by first character, which matches as the flat
-    alternation does (a place's other groups cannot match). Issue 23: 2.6× quicker than a
+    alternation does (a place's other groups cannot match). Quicker than a
     ``str.replace`` per seed text, which it differs from only where two seed texts overlap in a text
     or taking one out joins another; on every text these tests check both give the same."""
     groups: dict[str, list[str]] = {}
@@ -139,7 +139,7 @@ def _json_text(data: object) -> list[str]:
     """The human text of the JSON output: each reason's ``text``, the reading's notes and labels."""
     said: list[str] = []
 
-    def walk(data: object) -> None:  # into one list, not a generator per level (issue 23)
+    def walk(data: object) -> None:  # into one list, not a generator per level
         if isinstance(data, dict):
             for key, value in data.items():
                 if key in ("text", "label") and isinstance(value, str):
@@ -156,7 +156,7 @@ def _json_text(data: object) -> list[str]:
     return said
 
 
-# Characters found in a reader's script, by language (issue 23: the sweep asked foreign_char of the
+# Characters found in a reader's script, by language (the sweep asked foreign_char of the
 # same few hundred characters 4,320 times; a character's script does not change between charts).
 _IN_SCRIPT: dict[Lang, set[str]] = {lang: set() for lang in CHINESE_AND_ENGLISH}
 
@@ -170,7 +170,7 @@ def _has_foreign(shown: str, lang: Lang) -> bool:
     return False
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_all_1440_charts_speak_the_readers_script() -> None:
     """render + reading + JSON text in zh-TW, zh-CN and English, for every classical chart; the
     picture's texts and alt text for every fifth (they draw the same labels and terms)."""

@@ -1,4 +1,4 @@
-"""The study site (issue 24), without a browser: page paths, a deterministic build, links that
+"""The study site, without a browser: page paths, a deterministic build, links that
 resolve, the search index folded as the lookups fold, and the pages' content.
 
 The builds here are subsets (``days=``): a subset links only to the chart pages it writes, so
@@ -35,8 +35,8 @@ from texts.site.markdown import render, slug, to_html
 from texts.site.search import fold, fold_table, index
 from texts.words import LANGS, Lang, words
 
-# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow
-# (issue 23): it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
+# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow,
+# for it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
 pytestmark = pytest.mark.slow
 
 SUBSET = ("丁丑", "甲子")  # 丁丑 holds the one 冬蛇掩目 chart (docs/rules.md §7); 甲子 the first day
@@ -121,7 +121,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_the_same_input_builds_the_same_bytes(tmp_path: Path) -> None:
     """Twice, once by a pool of two and once in one process, and once over the first build."""
     days = parse_days("丙寅")
@@ -169,7 +169,7 @@ def parse(path: Path) -> Parsed:
     return Parsed(links, ids, lang)
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_every_internal_link_resolves(site: Path) -> None:
     # Each page is read and parsed once (its links, and its ids for the links into it), and each
     # distinct (folder, path) is resolved once, as text (os.path is what Path.resolve calls): the

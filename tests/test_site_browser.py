@@ -1,4 +1,4 @@
-"""The study site in a real browser (issue 24): Debian's chromium, headless, driven by selenium.
+"""The study site in a real browser: Debian's chromium, headless, driven by selenium.
 
 The pages are loaded from file://, as a student opening the built site would: no server. Checked:
 the index and a chart page load with no console error and no failed load (a missing file is a
@@ -24,8 +24,8 @@ import pytest
 
 from texts.site.build import build, parse_days
 
-# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow
-# (issue 23): it builds the study site and drives a browser; `pytest -m "not slow"` leaves it to the full suite.
+# One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow,
+# for it builds the study site and drives a browser; `pytest -m "not slow"` leaves it to the full suite.
 pytestmark = pytest.mark.slow
 
 CHROMIUM = os.environ.get("LIUREN_CHROMIUM", "/usr/bin/chromium")
@@ -52,7 +52,7 @@ if _WHY is not None:
 Driver = Any  # selenium's WebDriver (untyped enough that Any is honest)
 # selenium's locators and waits, imported with the browser (the ``browser`` fixture, which every test
 # here takes): importing selenium.webdriver costs 0.2 s, and every worker collects this module,
-# also for `-m "not slow"`, which runs none of it (issue 23).
+# also for `-m "not slow"`, which runs none of it.
 By: Any = None
 WebDriverWait: Any = None
 
@@ -148,7 +148,7 @@ def test_the_search_finds_冬蛇掩目s_one_chart(browser: Driver, site: Path) -
     assert "月将卯" in browser.find_element(By.TAG_NAME, "h1").text
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_the_search_finds_玄武s_corpus_page_typed_in_any_script(browser: Driver, site: Path) -> None:
     load(browser, url(site, "zh-CN/search.html"))
     box = browser.find_element(By.ID, "q")
@@ -181,7 +181,7 @@ def _links(driver: Driver) -> list[str]:
     return [h for h in hrefs if h.startswith("file:")]
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_every_link_of_the_pages_visited_resolves(browser: Driver, site: Path) -> None:
     checked = 0
     for page in ("index.html", "ja/index.html", CHART, "en/corpus/general.玄武.html", "zh-TW/rules.html"):
@@ -200,7 +200,7 @@ def test_every_link_of_the_pages_visited_resolves(browser: Driver, site: Path) -
     assert checked > 150  # a subset: the index links only the 48 charts built
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_a_phone_reads_a_chart_without_scrolling_sideways(browser: Driver, site: Path) -> None:
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True})
@@ -216,7 +216,7 @@ def test_a_phone_reads_a_chart_without_scrolling_sideways(browser: Driver, site:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_the_dark_theme_follows_the_system(browser: Driver, site: Path) -> None:
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
                                                                          "value": "dark"}]})

@@ -1,4 +1,4 @@
-"""What issue 21's caches promise: each is right, not only quick.
+"""What the bot's and the texts' caches promise: each is right, not only quick.
 
 The store remembers a server's options and a reader's profile and forgets them when it writes
 them; a picture is drawn once per 時 (the minute is not in it); a moment read from text is kept,
@@ -22,9 +22,10 @@ import discord
 import pytest
 
 from bot.casebook.present import case_embeds, stamp
-from bot.core.embeds import EMBED_TOTAL_MAX, chart_reply
 from bot.core.reader import Reader
-from bot.core.replies import remembered_reply
+from bot.reply.chart import chart_reply
+from bot.reply.kept import remembered_reply
+from bot.reply.limits import EMBED_TOTAL_MAX
 from bot.store import Case, GuildOptions, Profile, Store, open_store
 from engine import cast
 from engine.symbols import Branch
@@ -82,7 +83,7 @@ def test_every_cast_of_one_hour_shares_one_picture_and_alt_text() -> None:
 
 
 def test_a_kept_picture_is_the_one_drawn_for_its_hour_and_options_only() -> None:
-    """``kept`` (what the bot asks on its event loop, issue 21) gives the drawn picture of the 時,
+    """``kept`` (what the bot asks on its event loop) gives the drawn picture of the 時,
     named for the minute, and nothing for a 時 or options not drawn: it never draws."""
     picture.clear_cache()
     start = datetime(2026, 11, 29, 13, 0, tzinfo=TOKYO)

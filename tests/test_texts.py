@@ -387,8 +387,8 @@ def test_corpus_is_loaded_once() -> None:
 
 
 def raw() -> dict[str, Any]:
-    """A fresh parse of the corpus to break (the kept parse when there is one: issue 23, each
-    case parsed the 400 KB file twice with tomllib; test_shipped checks the two agree)."""
+    """A fresh parse of the corpus to break (the kept parse when there is one: each case
+    had parsed the 400 KB file twice with tomllib; test_shipped checks the two agree)."""
     return shipped.load(DATA)
 
 

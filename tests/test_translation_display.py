@@ -1,4 +1,4 @@
-"""Where English readers read the project's English translation (issue 25 item 3).
+"""Where English readers read the project's English translation.
 
 English readers see each quoted classical line, then the project's English translation labelled as
 the project's, its editor's notes as marks, then the seed's Japanese labelled as the seed's: in the
@@ -38,7 +38,7 @@ from texts.render import render_text
 from texts.words import LANGS, Lang, text, words
 
 KANA = re.compile("[\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-# issue 23: cast and read once per run, shared with other files, on first use (testkit/classical.py)
+# Cast and read once per run, shared with other files, on first use (testkit/classical.py)
 CHARTS = classical.charts(DEFAULT_SCHOOL)
 READINGS = classical.readings(DEFAULT_SCHOOL)
 LABEL_EN = "English (this project's translation): "
@@ -123,7 +123,7 @@ def test_every_english_reading_has_the_english_under_each_quoted_line() -> None:
     assert quoted > 10 * len(READINGS) and with_notes > 1000  # every reading quotes several lines
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_english_readings_have_no_kana_outside_the_japanese_lines() -> None:
     japanese_lines = 0
     for reading in READINGS:
@@ -329,7 +329,7 @@ def test_the_quiz_explains_in_japanese_as_before() -> None:
         assert not any(line.strip().startswith(text("translation.label_en", "ja")) for line in lines)
 
 
-# -- the matter asked (issue 18's sections, before the general reading) ----------------------------
+# -- the matter asked (its sections, before the general reading) ----------------------------------
 
 
 def test_the_matter_sections_in_english_show_the_english() -> None:

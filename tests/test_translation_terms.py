@@ -1,4 +1,4 @@
-"""The English translation names each domain term by its one canonical English form (issue #25).
+"""The English translation names each domain term by its one canonical English form.
 
 For every corpus unit with an English translation (texts/translations/en/*.toml), each general and
 each method or frame whose characters occur in the unit's classical original must have its English
@@ -113,7 +113,7 @@ def test_there_are_translations_to_check() -> None:
     assert sum(1 for _ in english_units()) >= 141
 
 
-@pytest.mark.slow  # issue 23: over a second on the project's machine
+@pytest.mark.slow  # over a second on the project's machine
 def test_every_translated_unit_is_a_corpus_unit() -> None:
     units = corpus_units()
     unknown = [f"{name}: {uid}" for name, uid, _ in english_units() if uid not in units]

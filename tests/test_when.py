@@ -41,7 +41,7 @@ def test_accepted_forms_read_as_local_time(text: str, expected: datetime) -> Non
     assert got.tzinfo is not None and got.utcoffset() == timedelta(hours=9)
 
 
-# Chinese parts of the day read as 午後2時 is read (issue 23, item 6): each beside the clock time it names.
+# Chinese parts of the day read as 午後2時 is read: each beside the clock time it names.
 @pytest.mark.parametrize(
     ("text", "same_as"),
     [
@@ -182,7 +182,7 @@ def test_naive_now_is_a_programming_error() -> None:
 
 
 def test_a_zone_abbreviation_must_agree_with_the_zone() -> None:
-    """``14:00 JST`` with tz America/New_York used to cast 14:00 New York: now a clear error (issue 15, item 7)."""
+    """``14:00 JST`` with tz America/New_York used to cast 14:00 New York: now a clear error."""
     now = datetime(2026, 1, 1, tzinfo=UTC)
     assert parse_when("2026-11-29 14:00 JST", "Asia/Tokyo", now).isoformat() == "2026-11-29T14:00:00+09:00"
     assert parse_when("2026-11-29 14:00 EST", "America/New_York", now).utcoffset() == timedelta(hours=-5)
@@ -209,7 +209,7 @@ def test_every_reason_has_a_reply_in_every_language(locale: str) -> None:
                                              ("America/New_York", "2026-11-22 02:23:21 EST")])
 def test_a_chart_shows_its_principal_term_in_its_own_zone(lang: Lang, zone: str, shown: str) -> None:
     """小雪 2026 is 2026-11-22 07:23:21 UTC (docs/calendar.md); the text shows it on the chart's clock,
-    the JSON keeps UTC (issue 23, item 6)."""
+    the JSON keeps UTC."""
     from engine import cast
     from engine.schema import to_dict
     from texts.render import render_text

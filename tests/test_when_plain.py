@@ -1,4 +1,4 @@
-"""The plain form ``YYYY-MM-DD HH:MM[:SS]`` is read without dateutil (issue 21: the commonest form,
+"""The plain form ``YYYY-MM-DD HH:MM[:SS]`` is read without dateutil (the commonest form,
 read on every /cast of a new minute) and names exactly the moment dateutil read, or the same
 refusal, in any zone, DST gaps and folds included."""
 

@@ -119,7 +119,7 @@ def test_language_of(tag: str | None, lang: str) -> None:
     assert language_of(tag) == lang
 
 
-# -- English terms a reader of the English literature recognises (issue 19 item 10) --------------
+# -- English terms a reader of the English literature recognises --------------
 
 # The lead's canonical English forms (notes/en_terms.md), keyed by the engine's Japanese form; the
 # English output, docs/glossary.md and the project's translation all use these.

@@ -1,4 +1,4 @@
-"""The bot's worker pool (bot/core/worker.py, issue 21): what the drawings freed goes back to the
+"""The bot's worker pool (bot/core/worker.py): what the drawings freed goes back to the
 system once the pool has been idle ``QUIET_S``, not after every piece of work (a trimmed heap is
 faulted back in by the next drawing); and the bot's process runs with a longer thread switch interval."""
 
@@ -105,7 +105,7 @@ def switch_interval() -> Iterator[float]:
 
 def test_the_bot_runs_with_the_longer_switch_interval(monkeypatch: pytest.MonkeyPatch,
                                                       switch_interval: float) -> None:
-    """``python -m bot`` runs its event loop with SWITCH_INTERVAL_S (issue 21), not CPython's 5 ms."""
+    """``python -m bot`` runs its event loop with SWITCH_INTERVAL_S, not CPython's 5 ms."""
     import bot.__main__ as entry
 
     seen: list[float] = []
@@ -147,7 +147,7 @@ print(canvas_mapped(), canvas_mapped())
 
 @pytest.mark.skipif(worker._LIBC is None or not hasattr(worker._LIBC, "mallinfo2"), reason="glibc ≥ 2.33 only")
 def test_a_canvas_is_mapped_on_its_own_even_after_one_was_freed() -> None:
-    """Issue 21: glibc raises its threshold to the size of the first mapped block freed, so every
+    """glibc raises its threshold to the size of the first mapped block freed, so every
     later canvas came from an arena and stayed there; the pool's threshold keeps every canvas mapped
     (and given back when freed), the first and the ones after it alike. In a process of its own: a
     heap that already has 2 MB free (this one, after other tests) serves a canvas from there."""

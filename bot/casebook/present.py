@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 import engine
-from bot.core.embeds import EMBED_TOTAL_MAX, ChartReply, echo
 from bot.core.errors import ReplyError
-from bot.core.replies import remembered_reply  # issue 21: a reply kept once written
-from bot.core.user_text import escaped
+from bot.core.user_text import echo, escaped
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
 from bot.core.zones import parse_zone
+from bot.reply.chart import ChartReply
+from bot.reply.kept import remembered_reply
+from bot.reply.limits import EMBED_TOTAL_MAX
 from bot.store import Case, CaseNote, NewCase, Profile, normalize_case_id, school_from_json
 from engine import Chart
 from engine.facts import Facts
@@ -91,7 +92,7 @@ def stamp(embeds: list[discord.Embed], case_id: str, lang: Lang, size: int | Non
 def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
                 chart: Chart | None = None, alone: bool = False) -> tuple[Chart, ChartReply]:
     """The case's chart (``chart`` when the caller has just cast it) and its reply: the matter asked
-    (issue 18: the stored ``matter:``, else read from the question) and the reading as embeds,
+    (the stored ``matter:``, else read from the question) and the reading as embeds,
     with the case id in the footer. The querent's birth data is read only when the author sees the
     reply ``alone`` (bot.casebook.privacy)."""
     chart = chart if chart is not None else chart_of(case)
@@ -106,7 +107,7 @@ async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: F
                       spirits: frozenset[General] = frozenset()) -> Picture:
     """The chart's picture, with the querent's 本命/行年 (``known``) and the 類神' cells marked.
 
-    Issue 21: every cast of one 時 shares one picture (texts.picture.hour_key), so one drawn before
+    Every cast of one 時 shares one picture (texts.picture.hour_key), so one drawn before
     is given back here without a trip to a worker thread (``texts.picture.kept``), and casts of one
     時 that arrive together wait for one drawing instead of each drawing it."""
     chosen: Theme = "light" if theme == "light" else "dark"
@@ -131,7 +132,7 @@ async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed
     if case_id is None:
         raise ReplyError(text("case.bad_id", lang, id=echo(typed)))
     case = await bot.store.case(case_id)
-    # issue 22: an unknown id and one the caller may not see answer alike (no probing for ids).
+    # An unknown id and one the caller may not see answer alike (no probing for ids).
     if case is None or not case.visible_to(interaction.user.id, interaction.guild_id):
         raise ReplyError(text("case.not_found", lang, id=case_id))
     if case.author_id != interaction.user.id and not may_read(interaction, case.channel_id):
@@ -160,7 +161,7 @@ def _case_line(case: Case, lang: Lang) -> str:
 
 
 def matter_note(case: Case, lang: Lang) -> str:
-    """The matters the case is read for (issue 18), e.g. `` 〔占事 失物・盗賊・走失〕``; empty for none."""
+    """The matters the case is read for, e.g. `` 〔占事 失物・盗賊・走失〕``; empty for none."""
     try:
         found = choose(case.question, case.matter)
     except ValueError:  # a stored key this version does not know: shown as stored, not hidden
@@ -244,7 +245,7 @@ def neighbour(case: Case, step: int, author_id: int, guild_id: int | None, chann
     return NewCase(
         guild_id=guild_id, channel_id=channel_id, author_id=author_id, private=case.private,
         instant=instant, zone=case.zone, day=case.day, yuejiang=case.yuejiang, hour=hour, school=case.school,
-        # issue 22 item 2: the asker's question stays in the asker's cases; a neighbour someone else
+        # The asker's question stays in the asker's cases; a neighbour someone else
         # casts from it does not copy it (so "delete my cases" leaves none of it behind).
         question=case.question if author_id == case.author_id else None, matter=case.matter,
         birth_year=profile.birth_year if profile is not None else None,

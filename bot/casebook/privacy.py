@@ -1,4 +1,4 @@
-"""What a case reveals, and what text it keeps (issue 22; docs/privacy.md).
+"""What a case reveals, and what text it keeps (docs/privacy.md).
 
 A querent's birth year and sex decide 本命 and 行年 (and so 龍戦, 遊子, 天獄 …). They are applied
 only to a reply that nobody but the case's author can see — an ephemeral message to the author,

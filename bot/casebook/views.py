@@ -18,13 +18,13 @@ import discord
 from discord import ui
 
 from bot.core import ack
-from bot.core.embeds import clip
 from bot.core.errors import ReplyError, guard, guarded
 from bot.core.host import LiurenBot, host_of
 from bot.core.reader import resolve
-from bot.core.send import send_reply
-from bot.core.site_link import SiteLink, site_link, with_site_link
+from bot.core.user_text import clip
 from bot.core.words import Lang, text
+from bot.reply.send import send_reply
+from bot.reply.site import SiteLink, site_link, with_site_link
 from bot.store import Case, CaseNote
 from engine import Chart
 
@@ -68,7 +68,7 @@ ACTIONS: tuple[tuple[Action, str, discord.ButtonStyle], ...] = (
     ("note", "button.note", discord.ButtonStyle.primary),
 )
 log = logging.getLogger("bot")
-NOTES_PER_CASE = 25  # issue 22 item 4: notes a case keeps (25 × 1,000 characters keeps an export small)
+NOTES_PER_CASE = 25  # notes a case keeps (25 × 1,000 characters keeps an export small)
 LABEL_MAX = 80
 MODAL_TITLE_MAX = 45
 
@@ -106,14 +106,14 @@ _TEMPLATES: dict[Lang, tuple[dict[str, Any], ...]] = {}
 
 def _template(lang: Lang, link: SiteLink | None) -> tuple[dict[str, Any], ...]:
     """The components of a chart's buttons in ``lang``, made from the CaseButtons themselves, once
-    per language (issue 21: not five DynamicItems and a view built for every reply); with a link
+    per language (not five DynamicItems and a view built for every reply); with a link
     (it differs per chart), made again."""
     found = _TEMPLATES.get(lang) if link is None else None
     if found is None:
         view = ui.View(timeout=None)
         for action, label, style in ACTIONS:
             view.add_item(CaseButton(action, _PLACEHOLDER, text(label, lang), style))
-        found = tuple(with_site_link(view, link).to_components())  # issue 24: the chart's page, a row of its own
+        found = tuple(with_site_link(view, link).to_components())  # the chart's page, a row of its own
         if link is None:
             _TEMPLATES[lang] = found
     return found
@@ -147,10 +147,10 @@ async def send_case(
         sizes.insert(1, len(embeds[1]))
     known = known_for(chart, case, alone)
     picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
-    link = site_link(chart, lang, host_of(interaction).config.site_url)  # issue 24 (LIUREN_SITE_URL)
+    link = site_link(chart, lang, host_of(interaction).config.site_url)  # LIUREN_SITE_URL
     await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang, link),
                      sizes=sizes)
-    # issue 22 item 10: a chart others see is read without birth data; its author alone is told what it decides.
+    # A chart others see is read without birth data; its author alone is told what it decides.
     mine = birth_embed(chart, case, lang) if not alone and interaction.user.id == case.author_id else None
     if mine is not None:
         await interaction.followup.send(embed=mine, ephemeral=True)

@@ -26,8 +26,8 @@ class Rate:
     per: float
 
 
-# A person studying casts a burst of charts now and then, never hundreds (issue 22 item 11: 200
-# /cast and 100 presses in seconds were all served). A window of a minute lets a study session's
+# A person studying casts a burst of charts now and then, never hundreds (a script's 200 /cast
+# and 100 presses in seconds were all served before). A window of a minute lets a study session's
 # burst through and stops a script after it.
 RATES: Mapping[str, Rate] = {
     "cast": Rate(20, 60.0),  # /cast and /chart (extras={"cooldown": "cast"}): each casts and saves a case

@@ -28,8 +28,8 @@ from .config import Config, DeliveryConfig, configure_endpoints, read_config
 from .errors import LiurenTree
 from .identify import IdentifyPacer
 from .logs import silence_voice_warnings
-from .send import NO_PINGS
 from .sync import sync_if_changed, sync_state_path
+from .user_text import NO_PINGS
 from .words import Translator
 
 __all__ = ["EXTENSIONS", "LiurenBot", "host_of", "make_bot"]
@@ -69,9 +69,8 @@ class LiurenBot(commands.AutoShardedBot):
         client_kwargs.setdefault("intents", discord.Intents.default())
         client_kwargs.setdefault("help_command", None)
         client_kwargs.setdefault("tree_cls", LiurenTree)
-        # -- issue 22 item 9: no message of the bot pings anyone (replies echo users' text) --
+        # No message of the bot pings anyone (replies echo users' text).
         client_kwargs.setdefault("allowed_mentions", NO_PINGS)
-        # -- end of issue 22 item 9 --
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
         base = config if config is not None else read_config(os.environ)
         self.config = replace(base, delivery=delivery_config) if delivery_config is not None else base
@@ -114,7 +113,7 @@ class LiurenBot(commands.AutoShardedBot):
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """discord.py's events, and a form's submission also as ``form_submit`` (listeners:
         ``on_form_submit(interaction)``): a feature answering forms that outlive a restart listens
-        to that, so the other interactions (every /cast) schedule no listener task (issue 21). A
+        to that, so the other interactions (every /cast) schedule no listener task. A
         command's completion lets its answered interaction go at once (``ack.release``)."""
         super().dispatch(event_name, *args, **kwargs)
         if event_name == "app_command_completion":  # the command's last step (discord.py's tree)

@@ -16,12 +16,11 @@ from discord import app_commands
 
 from engine.symbols import BRANCHES, PILLARS, Branch, Pillar, parse_branch
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
-from texts.matters.recognise import GENERAL, MATTERS, Matter  # issue 18
+from texts.matters.recognise import GENERAL, MATTERS, Matter
 
-from .embeds import clip
 from .errors import ReplyError
-from .user_text import escaped
-from .words import LANGS, Lang, language_of, text, word  # LANGS, Lang, word: issue 18
+from .user_text import clip, escaped
+from .words import LANGS, Lang, language_of, text, word
 from .zones import parse_time, parse_zone, zone_suggestions
 
 AUTOCOMPLETE_MAX = 25  # Discord's cap on suggestions
@@ -181,7 +180,7 @@ def guild_of(interaction: discord.Interaction[Any]) -> discord.Guild:
     return interaction.guild
 
 
-# -- issue 18: the matter asked (/cast and /chart matter:) --------------------------------------
+# -- the matter asked (/cast and /chart matter:) -----------------------------------------------
 
 def _matter_choice(value: str, names: dict[Lang, str]) -> app_commands.Choice[int | float | str]:
     choice: app_commands.Choice[int | float | str] = app_commands.Choice(name=clip(names["en"], 100), value=value)
@@ -216,5 +215,3 @@ class MatterOption(app_commands.Transformer[Any]):
             raise app_commands.TransformerError(value, self.type, self) from None
         return GENERAL if found is None else found.value
 
-
-# -- end of issue 18 ----------------------------------------------------------------------------

@@ -76,8 +76,8 @@ class Reader:
         """The moment ``when`` names in the reader's zone; ReplyError naming every accepted form."""
         zone = self.cast_zone()
         local_now = now.astimezone(zone)
-        # A text names the same moment all day long unless it means now (issue 21: parsing is
-        # most of a warm /cast's own work): keyed on the day, and "now" never kept.
+        # A text names the same moment all day long unless it means now (parsing it is most
+        # of a warm /cast's own work): keyed on the day, and "now" never kept.
         key = (when[:100], zone.key, local_now.date())
         found = _MOMENTS.get(key)
         if found is not None:
@@ -92,7 +92,7 @@ class Reader:
 
 
 def _school(stored: str | None) -> tuple[School, str]:
-    """The options a server stored, read once (issue 21: every /cast reads and stores them)."""
+    """The options a server stored, read once (every /cast reads and stores them)."""
     found = _SCHOOLS.get(stored)
     if found is None:
         school = school_from_json(stored)
@@ -121,7 +121,7 @@ async def resolve(bot: LiurenBot, interaction: discord.Interaction[Any], *, tz: 
     if (isinstance(found, Reader) and (found.profile_read or not with_profile)
             and (found.zone is not None or not with_zone) and tz is None):
         return found
-    # issue 21: one trip to the database for both, when neither is remembered
+    # One trip to the database for both, when neither is remembered
     options, profile = await bot.store.reader(interaction.guild_id, interaction.user.id if with_profile else None)
     chosen = as_lang(options.language)
     lang = chosen if chosen is not None else language_of(interaction.locale)

@@ -49,7 +49,7 @@ async def _commands_and_payload(
 
 def syncs_commands(shard_ids: list[int] | tuple[int, ...] | None) -> bool:
     """Whether a process running ``shard_ids`` syncs the commands: only the one with shard 0 (or the
-    only process), so processes started together do not each replace the commands (issue 22 item 13)."""
+    only process), so processes started together do not each replace the commands."""
     return shard_ids is None or 0 in shard_ids
 
 
@@ -116,8 +116,8 @@ async def _upload(
     payload: list[Any],
     sent: list[Any],
 ) -> int:
-    """What ``bot.tree.sync(guild=guild)`` sends and raises, for the payload already built (issue 23:
-    building it, every command translated into each locale, was most of a start's sync, and
+    """What ``bot.tree.sync(guild=guild)`` sends and raises, for the payload already built (building
+    it, every command translated into each locale, was most of a start's sync, and
     ``tree.sync`` would build it again); ``sent``: the commands in the payload's order, which
     CommandSyncFailure names by the indices Discord gives. Returns how many commands Discord now has."""
     application = bot.application_id

@@ -10,7 +10,25 @@ from typing import Any
 import discord
 from discord import app_commands
 
-__all__ = ["escaped", "lone_surrogate", "surrogate_option"]
+__all__ = ["ECHO_MAX", "NO_PINGS", "clip", "echo", "escaped", "lone_surrogate", "surrogate_option"]
+
+ECHO_MAX = 40  # characters of user input repeated in a reply (echo)
+# The bot's replies echo what users typed (a question, a note, a term): nothing in them may ping
+# anyone. The client's default (bot.core.host) and every reply's send (bot.reply.send) say so.
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def clip(value: str, limit: int, mark: str = "…") -> str:
+    """``value`` cut to ``limit`` characters, ending with a visible ``mark`` when it was cut."""
+    if len(value) <= limit:
+        return value
+    return value[: max(0, limit - len(mark))] + mark
+
+
+def echo(value: str) -> str:
+    """User input repeated in a reply: one line, at most 40 characters, no mention or markdown tricks."""
+    flat = " ".join(value.split()).replace("@", "@\u200b").replace("`", "'")
+    return escaped(clip(flat, ECHO_MAX))
 
 
 def escaped(value: str) -> str:

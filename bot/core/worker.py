@@ -1,21 +1,11 @@
 """A small pool of worker threads, one per core, for the bot's CPU work off the event loop:
 drawing charts, composing posts.
 
-Pillow and zlib let go of the interpreter lock while they paint and compress, so a chart drawn on
-one worker does not hold up another's (issue 21: 64 casts in flight queued behind one thread). The
-pool is sized to the cores the process may run on: more threads would only take turns. glibc gives
-each thread its own malloc arena, and pictures drawn on six threads held ~30 MB more than the same
-pictures drawn on one: the arenas are capped at the pool's size (``mallopt(M_ARENA_MAX)``, where
-the C library has it), and what the drawings freed is handed back to the system (``malloc_trim``)
-once the workers have had nothing to do for ``QUIET_S`` (a picture's buffers are megabytes; glibc
-would keep them). Not after every drawing: a trimmed heap is faulted back in page by page by the
-next one (~2,000 page faults, a quarter of a new chart's drawing, as measured for issue 21).
-A picture's canvas (2 MB) is mapped on its own and given back when freed
-(``MMAP_THRESHOLD``): by default glibc raises its threshold to the size of the first such block
-freed, and from then on every canvas came from the arena and stayed there.
-
-The bot's process also lets a thread that waits for the interpreter lock wait longer before it
-forces the lock's holder to let go (``pace_threads``): see ``SWITCH_INTERVAL_S``.
+Pillow and zlib let go of the interpreter lock while they paint and compress, so the workers draw
+side by side; more threads than cores would only take turns. glibc's allocator is set for them
+(arenas capped, large blocks mapped, freed memory handed back once the pool is idle), and the
+process's thread switch interval lengthened (``pace_threads``). Why each, with the figures:
+docs/performance.md, "The bot".
 """
 
 from __future__ import annotations
@@ -61,28 +51,17 @@ def _glibc() -> ctypes.CDLL | None:
 
 WORKERS = max(1, min(4, _cores()))
 _LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
-# issue 21: blocks from 1 MiB up (a picture's canvas) are mapped and unmapped, not kept in an arena
-# (one is still served from a free chunk an arena already holds, when there is one that large).
-# Setting it stops glibc's own raising of both thresholds, so the trim threshold is set to what that
-# raising gave a drawing process (twice the largest block freed), lest the main heap's top be
-# handed back and faulted in again after every few frees. Two threads drawing 200 new charts, medians
-# (the last 180), with both thresholds as set here: 506 page faults a drawing instead of 1; resident
-# 48.8-48.9 -> 44.7-44.8 MB (the arena 5.3 -> 3.0 MB, the main heap 13.8 -> 11.8-12.1 MB).
+# A picture's 2 MB canvas mapped on its own and unmapped when freed: glibc would otherwise raise its
+# threshold past it and keep every canvas in an arena (the trim threshold as glibc's raising had it).
 MMAP_THRESHOLD = 2**20
 if _LIBC is not None:
-    _LIBC.mallopt(_M_ARENA_MAX, WORKERS)
+    _LIBC.mallopt(_M_ARENA_MAX, WORKERS)  # an arena per thread: six threads held ~30 MB more than one
     _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
-QUIET_S = 1.0
-# issue 21: how long a thread waiting for the interpreter lock waits before it makes the holder let
-# go. With CPython's 5 ms, under load the database's thread (after each SQLite call) and the drawing
-# worker (after each Pillow call) took the lock from the event loop's thread hundreds of times a
-# second, each a forced hand-over and back. The loop lets go of the lock by itself at every socket
-# read and write and at every wait for events, so a waiting worker still gets it within a fraction
-# of a millisecond while the loop is busy. bench/bot_bench.py, interleaved (8 runs of 5 ms, 11 of
-# 50 ms; medians): same moment, CPU per interaction 1.35× → 1.24× the peer's and latency
-# 1.51× → 1.34×; new minutes with pictures, CPU 1.35× → 1.33×. 20 ms and 200 ms did worse.
+QUIET_S = 1.0  # trimmed after every drawing, the next one faulted its buffers back in page by page
+# A waiting worker no longer forces the event loop to let go of the interpreter lock every 5 ms:
+# the loop lets go at its own I/O and waits, often enough for the workers.
 SWITCH_INTERVAL_S = 0.05
 _pending = [0]  # work handed to the pool and not yet finished there (counted on the event loop)
 _quiet: list[asyncio.TimerHandle | None] = [None]  # the trim due once the pool has been idle QUIET_S

@@ -16,10 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core import ack
-from bot.core.embeds import clip
 from bot.core.errors import MESSAGE_MAX, ReplyError, permission_names
 from bot.core.options import ChannelOption, ServerZoneOption, TimeOption, guild_of
 from bot.core.reader import resolve
+from bot.core.user_text import clip
 from bot.core.words import Lang, ls, text
 from bot.core.zones import parse_zone
 from bot.store import ScheduleRow, epoch

@@ -10,10 +10,11 @@ import discord
 from discord import ui
 
 import engine
-from bot.core.embeds import chart_embeds, group_messages
-from bot.core.send import picture_file
-from bot.core.site_link import SiteLink, link_view, site_link
 from bot.core.words import language_of, text
+from bot.reply.chart import chart_embeds
+from bot.reply.limits import group_messages
+from bot.reply.send import picture_file
+from bot.reply.site import SiteLink, link_view, site_link
 from engine.school import DEFAULT_SCHOOL, School
 from texts.picture.draw import Picture, draw
 
@@ -29,7 +30,7 @@ class Post:
     content: str
     messages: tuple[tuple[discord.Embed, ...], ...]
     picture: Picture | None = None
-    link: SiteLink | None = None  # issue 24: LIUREN_SITE_URL set
+    link: SiteLink | None = None  # the chart's page, when LIUREN_SITE_URL is set
 
     def view(self) -> ui.View | None:
         """The first message's buttons: the site link alone (None without a site)."""

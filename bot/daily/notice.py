@@ -1,4 +1,4 @@
-"""Telling people about the daily post (issue 22 item 7): who set a schedule and where, so a post
+"""Telling people about the daily post: who set a schedule and where, so a post
 Discord refuses for good (403/404) is told to them; the shards no process of this bot holds.
 
 Who set a schedule is kept in the store's meta table (``daily-setter:<schedule id>`` → ``user

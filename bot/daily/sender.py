@@ -41,11 +41,11 @@ class Sender:
     ) -> Any:
         await self._pace.wait()
         # A nonce makes discord.py ask for enforce_nonce too (checked below: it is the guarantee).
-        # Nobody is pinged by a post (issue 22 item 9: allowed_mentions on every message).
+        # Nobody is pinged by a post (allowed_mentions on every message).
         with handle_message_parameters(
             content=content if content is not None else MISSING, embeds=list(embeds), nonce=key,
             file=upload if upload is not None else MISSING, allowed_mentions=discord.AllowedMentions.none(),
-            view=view if view is not None else MISSING,  # issue 24: the site link under the first message
+            view=view if view is not None else MISSING,  # the site link under the first message
         ) as params:
             if key is not None and params.payload is not None:
                 params.payload["enforce_nonce"] = True

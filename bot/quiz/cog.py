@@ -20,10 +20,10 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.core import ack
-from bot.core.embeds import clip
 from bot.core.errors import ReplyError, permission_names
 from bot.core.options import bounded, guild_of
 from bot.core.reader import resolve
+from bot.core.user_text import clip
 from bot.core.words import Lang, ls, text, word
 from bot.store import QuizScore, QuizTopicScore, epoch
 from engine.terms import Frame, Method

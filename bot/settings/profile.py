@@ -2,7 +2,7 @@
 what needs 本命 and 行年 (龍戦, 遊子, 天獄), and optionally the zone their casts default to.
 
 Every reply is ephemeral: nothing of a profile is shown to anyone else. Deleting the profile also
-removes the birth year and sex from every case the user cast (public, private, DM: issue 22), then
+removes the birth year and sex from every case the user cast (public, private, DM), then
 offers (with a button) to delete those cases and every note they wrote (docs/privacy.md).
 """
 
@@ -17,10 +17,10 @@ from discord.ext import commands
 
 from bot.casebook.views import wipe_view
 from bot.core import ack
-from bot.core.embeds import echo
 from bot.core.errors import ReplyError
 from bot.core.options import ZoneOption
 from bot.core.reader import resolve
+from bot.core.user_text import echo
 from bot.core.words import Lang, ls, text
 from bot.store import Profile
 from engine.terms import FIRST_YEAR, LAST_YEAR

@@ -20,13 +20,13 @@ import engine
 from bot.casebook.privacy import plain_text
 from bot.casebook.views import send_case
 from bot.core import ack
-from bot.core.embeds import build_lookup_embeds
 from bot.core.errors import ReplyError
 from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
 from bot.core.reader import resolve
-from bot.core.send import send_reply
 from bot.core.words import ls, text
 from bot.core.zones import parse_zone
+from bot.reply.lookup import build_lookup_embeds
+from bot.reply.send import send_reply
 from bot.store import NewCase
 from engine.symbols import Branch, Pillar
 from texts.corpus import corpus
@@ -51,7 +51,7 @@ class Study(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="cast", description=ls("cast.description"),
-                          extras={"cooldown": "cast"})  # issue 22: per-user cooldown (bot.core.cooldowns)
+                          extras={"cooldown": "cast"})  # per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
         when=ls("cast.when.description"), tz=ls("cast.tz.description"),
         private=ls("cast.private.description"), question=ls("cast.question.description"),
@@ -113,7 +113,7 @@ class Study(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="chart", description=ls("chart.description"),
-                          extras={"cooldown": "cast"})  # issue 22: per-user cooldown (bot.core.cooldowns)
+                          extras={"cooldown": "cast"})  # per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
         day=ls("chart.day.description"), yuejiang=ls("chart.yuejiang.description"), hour=ls("chart.hour.description"),
         question=ls("cast.question.description"), matter=ls("cast.matter.description"),

@@ -1,24 +1,22 @@
-"""A chart and its reading as Discord embeds, within every Discord limit.
+"""A chart and its reading as Discord embeds (what /cast, /chart, /case show and the daily post send):
+the header, the matter asked, 四課, 三伝 and 天地盤, then the reading, placed by ``limits``.
 
-``build_embeds`` is pure (no Discord connection): it returns embeds that each respect Discord's
-per-embed limits; ``group_messages`` then packs them into messages that respect the per-message
-ones. discord.py enforces none of these, so the builder does. Text never disappears silently: a
-field too long is continued in the next field (split between lines), a line longer than a whole
-field is split with a visible "continues" mark, and fields beyond one embed go on in the next.
+``build_embeds`` is pure (no Discord connection); ``group_messages`` packs its embeds into messages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
 
+from bot.core.user_text import clip, escaped
+from bot.core.words import Lang, gloss, language_of, text, word
 from engine import Chart, School, Step
 from engine.facts import Facts
 from engine.terms import General
 from texts import render as chart_text
-from texts.corpus import Unit
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
 from texts.matters.values import MatterSection, answer
@@ -28,98 +26,12 @@ from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
 from texts.words.schools import school_line
 
-from .matter_fields import matter_fields
-from .matter_fields import subject as _subject
-from .user_text import escaped
-from .words import Lang, gloss, language_of, text, word
+from .limits import DESCRIPTION_MAX, TITLE_MAX, Draft, Piece, fill, pieces, split_lines
+from .matters import matter_fields, subject
 
-# Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
-TITLE_MAX = 256
-DESCRIPTION_MAX = 4096
-FIELDS_MAX = 25
-FIELD_NAME_MAX = 256
-FIELD_VALUE_MAX = 1024
-FOOTER_MAX = 2048
-EMBED_TOTAL_MAX = 6000  # per message, summed over its embeds
-EMBEDS_PER_MESSAGE = 10
-ECHO_MAX = 40  # characters of user input repeated in a reply (echo)
-FOOTER_ROOM = 40  # kept free in each embed for what is added to its footer later (" ・ 課 7K3QX2")
-MOMENT_STAMP = "%Y-%m-%d %H:%M"  # the moment line's clock time (bot.core.replies rewrites it per minute)
+__all__ = ["EXCLUDED_MARK", "MOMENT_STAMP", "ChartReply", "build_embeds", "chart_embeds", "chart_reply"]
 
-COLOUR = discord.Colour(0x8B2E2E)  # 朱: the red of a seal
-
-
-@dataclass(slots=True)
-class _Draft:
-    """An embed being filled; ``size`` counts what Discord counts toward the 6000 limit."""
-
-    title: str
-    description: str = ""
-    fields: list[tuple[str, str, bool]] = field(default_factory=list)
-    footer: str = ""
-    _field_size: int = 0  # the fields' share of ``size``, kept as they are added
-
-    @property
-    def size(self) -> int:
-        return len(self.title) + len(self.description) + len(self.footer) + self._field_size
-
-    def room_for(self, name: str, value: str) -> bool:
-        return len(self.fields) < FIELDS_MAX and self.size + len(name) + len(value) + FOOTER_ROOM <= EMBED_TOTAL_MAX
-
-    def add(self, name: str, value: str) -> None:
-        self.fields.append((name, value, False))
-        self._field_size += len(name) + len(value)
-
-    def embed(self) -> discord.Embed:
-        out = discord.Embed(title=self.title, description=self.description or None, colour=COLOUR)
-        for name, value, inline in self.fields:
-            out.add_field(name=name, value=value, inline=inline)
-        if self.footer:
-            out.set_footer(text=self.footer)
-        return out
-
-
-def clip(value: str, limit: int, mark: str = "…") -> str:
-    """``value`` cut to ``limit`` characters, ending with a visible ``mark`` when it was cut."""
-    if len(value) <= limit:
-        return value
-    return value[: max(0, limit - len(mark))] + mark
-
-
-def echo(value: str) -> str:
-    """User input repeated in a reply: one line, at most 40 characters, no mention or markdown tricks."""
-    flat = " ".join(value.split()).replace("@", "@\u200b").replace("`", "'")
-    return escaped(clip(flat, ECHO_MAX))
-
-
-def split_lines(value: str, limit: int, mark: str) -> list[str]:
-    """``value`` in pieces of at most ``limit`` characters, split between lines.
-
-    A single line longer than ``limit`` is split inside the line, each cut piece ending with
-    ``mark`` so a reader sees that it continues. Joining the pieces (dropping the marks and
-    putting back the newlines at the line breaks) gives ``value`` back.
-    """
-    if limit <= len(mark):
-        raise ValueError("limit must leave room for the continuation mark")
-    pieces: list[str] = []
-    current = ""
-    for line in value.split("\n"):
-        while len(line) > limit:
-            if current:
-                pieces.append(current)
-                current = ""
-            cut = limit - len(mark)
-            pieces.append(line[:cut] + mark)
-            line = line[cut:]
-        candidate = line if not current else f"{current}\n{line}"
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            pieces.append(current)
-            current = line
-    if current or not pieces:
-        pieces.append(current)
-    return pieces
+MOMENT_STAMP = "%Y-%m-%d %H:%M"  # the moment line's clock time (bot.reply.kept rewrites it per minute)
 
 
 def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
@@ -136,7 +48,7 @@ def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
 
 
 def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
-    # The labels in the reader's script (issue 19 item 2): 月將 in traditional, 时 in simplified, no ・ outside ja.
+    # The labels in the reader's script: 月將 in traditional, 时 in simplified, no ・ outside ja.
     generals, sep = chart.generals, text("embed.sep", lang)
     direction = word("render.clockwise" if generals.clockwise else "render.counter", lang)
     noble = (
@@ -188,8 +100,7 @@ def _code(block: str) -> str:
 EXCLUDED_MARK = "⊘ "
 
 
-Piece = tuple[str, str]  # a field as sent: its name and a value within FIELD_VALUE_MAX
-# issue 21: by measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
+# By measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
 BUDGET, _SHARED = 2**20, (Step, School, Facts)  # each: ~100 readings' fields (8–12 KB), ~600 charts' (1–2 KB)
 _FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)  # readings' fields per language
 _CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)
@@ -200,11 +111,11 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
     if reading is None:
         return []
     if not reading.key:
-        return _pieces(_write_fields(reading, lang), lang)
+        return pieces(_write_fields(reading, lang), lang)
     key = (reading.key, lang)
     cached = _FIELDS.get(key)
     if cached is None:
-        cached = tuple(_pieces(_write_fields(reading, lang), lang))
+        cached = tuple(pieces(_write_fields(reading, lang), lang))
         _FIELDS.put(key, cached, size_of((key, cached), _SHARED))
     return list(cached)
 
@@ -230,7 +141,7 @@ def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
             continue
         where = f"（¶{unit.lines[0]}）" if unit.lines else ""
         body = "\n".join(line.strip() for line in unit_lines(unit, lang))
-        out.append((f"{label} {_subject(unit)}{where}", body + said))
+        out.append((f"{label} {subject(unit)}{where}", body + said))
     return out
 
 
@@ -240,7 +151,7 @@ class ChartReply:
 
     embeds: list[discord.Embed]
     spirits: frozenset[General] = frozenset()
-    sizes: tuple[int, ...] = ()  # len(embed) as handed out (issue 21: it walks every field)
+    sizes: tuple[int, ...] = ()  # len(embed) as handed out (len walks every field: done once per reply)
 
 
 def chart_reply(
@@ -284,7 +195,7 @@ def build_embeds(
     """The chart and its reading as embeds, each within Discord's limits.
 
     ``locale`` is a Discord locale (``interaction.locale``); ``zone_note`` says where the zone came
-    from (e.g. the server's setting). ``matters`` (issue 18) come first after the chart's header;
+    from (e.g. the server's setting). ``matters`` (the matter asked) come first after the chart's header;
     ``unread`` says that the question named no matter. The embeds together may exceed one
     message's 6000 characters: send them with ``group_messages``.
     """
@@ -295,7 +206,7 @@ def build_embeds(
     if question:
         description_lines.append(f"**{text('embed.question', lang)}** {escaped(question.strip())}")
     description_lines.extend(_moment_lines(chart, lang, zone_note))
-    if (school := school_line(chart.school, lang)) is not None:  # issue 19: the non-default options, named
+    if (school := school_line(chart.school, lang)) is not None:  # a school other than the default, named
         description_lines.append(school)
     if unread:
         description_lines.append(f"-# {text('embed.matter_none', lang)}")
@@ -303,7 +214,7 @@ def build_embeds(
     if note and reading is not None and reading.entries:
         description_lines.append(f"-# {note}")
     description = "\n".join(description_lines)
-    first = _Draft(title, "", [], footer)
+    first = Draft(title, "", [], footer)
     extra: list[tuple[str, str]] = []
     if len(description) > DESCRIPTION_MAX:
         # Only a giant question can do this: keep the chart facts, continue the rest in fields.
@@ -311,13 +222,13 @@ def build_embeds(
         description, rest = parts[0], parts[1:]
         extra = [(text("embed.question", lang), p) for p in rest]
     first.description = description
-    pieces = [
-        *_pieces(extra, lang),
-        *_pieces(matter_fields(matters, lang), lang),  # issue 18: the matter asked, first
+    placed = [
+        *pieces(extra, lang),
+        *pieces(matter_fields(matters, lang), lang),  # the matter asked, first
         *_chart_pieces(chart, title.split(" ｜ ")[0], lang),
         *_reading_pieces(reading, lang),
     ]
-    return [d.embed() for d in _fill(first, pieces, lang)]
+    return [d.embed() for d in fill(first, placed, lang)]
 
 
 def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
@@ -330,69 +241,6 @@ def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
             (f"{text('embed.transmissions', lang)} — {name}", _transmission_lines(chart, lang)),
             (text("embed.plate", lang), _code(chart_text.ring(chart, lang))),
         ]
-        found = tuple(_pieces(fields, lang))
+        found = tuple(pieces(fields, lang))
         _CHART_PIECES.put(key, found, size_of((key, found), _SHARED))
     return found
-
-
-def _pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:
-    """Fields split to Discord's field size: a long value goes on in fields marked as continued."""
-    continued = text("embed.continued", lang)
-    mark = text("embed.cut", lang)
-    out: list[Piece] = []
-    for name, value in fields:
-        for index, piece in enumerate(split_lines(value, FIELD_VALUE_MAX, mark)):
-            label = name if index == 0 else f"{name} {continued}"
-            out.append((clip(label, FIELD_NAME_MAX), piece or "\u200b"))
-    return out
-
-
-def _fill(first: _Draft, pieces: Iterable[Piece], lang: Lang) -> list[_Draft]:
-    """Place the pieces in order, opening continuation embeds as needed."""
-    drafts = [first]
-    continued = text("embed.continued", lang)
-    for label, piece in pieces:
-        if not drafts[-1].room_for(label, piece):
-            drafts.append(_Draft(clip(f"{first.title} {continued}", TITLE_MAX), "", [], first.footer))
-        drafts[-1].add(label, piece)
-    return drafts
-
-
-def group_messages(embeds: Sequence[discord.Embed], sizes: Sequence[int] = ()) -> list[list[discord.Embed]]:
-    """Embeds packed in order into messages of at most 10 embeds and 6000 characters each (``sizes``:
-    their lengths, when the caller knows them; ``len(embed)`` walks every field)."""
-    if sizes and len(sizes) != len(embeds):
-        raise ValueError(f"{len(sizes)} sizes for {len(embeds)} embeds")
-    messages: list[list[discord.Embed]] = []
-    size = 0
-    for at, embed in enumerate(embeds):
-        length = sizes[at] if sizes else len(embed)
-        if length > EMBED_TOTAL_MAX:
-            raise ValueError(f"an embed of {length} characters cannot be sent; build it with build_embeds")
-        if not messages or len(messages[-1]) >= EMBEDS_PER_MESSAGE or size + length > EMBED_TOTAL_MAX:
-            messages.append([])
-            size = 0
-        messages[-1].append(embed)
-        size += length
-    return messages
-
-
-LOOKUP_MAX_UNITS = 8  # more would flood a channel; the reply says how many were left out
-
-
-def build_lookup_embeds(term: str, units: Sequence[Unit], lang: Lang = "ja") -> list[discord.Embed]:
-    """The corpus units for ``term`` (each as ``texts.corpus.shown.unit_lines`` shows it) in ``lang``,
-    within limits. At most ``LOOKUP_MAX_UNITS`` units are shown; the description says how many matched.
-    """
-    title = clip(text("embed.lookup_title", lang, term=term), TITLE_MAX)
-    if not units:
-        return [_Draft(title, text("embed.lookup_none", lang, term=term), [], text("embed.source", lang)).embed()]
-    shown = units[:LOOKUP_MAX_UNITS]
-    description = text("embed.lookup_count", lang, shown=len(shown), total=len(units))
-    fields = []
-    for unit in shown:
-        body = "\n".join(line.strip() for line in unit_lines(unit, lang))
-        line = f"（¶{unit.lines[0]}）" if unit.lines else ""
-        fields.append((f"{_subject(unit)}{line}", body or "\u200b"))
-    first = _Draft(title, description, [], text("embed.source", lang))
-    return [d.embed() for d in _fill(first, _pieces(fields, lang), lang)]

@@ -15,18 +15,16 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.core import ack
+from bot.core.user_text import NO_PINGS
+from bot.core.words import Lang, text
 from texts.picture.draw import Picture
 
-from . import ack
-from .embeds import group_messages
-from .words import Lang, text
+from .limits import group_messages
 
-__all__ = ["NO_PINGS", "picture_file", "send_reply"]
+__all__ = ["picture_file", "send_reply"]
 
 log = logging.getLogger("bot")
-# issue 22 item 9: the bot's replies echo what users typed (a question, a note, a term); nothing in
-# them may ping anyone. The client's default (bot.core.host) covers every send; this says it again.
-NO_PINGS = discord.AllowedMentions.none()
 
 
 def picture_file(picture: Picture) -> discord.File:

@@ -1,7 +1,7 @@
-"""The matter asked (issue 18) as embed fields: what texts.matters.sentences writes, laid out for Discord.
+"""The matter asked as embed fields: what texts.matters.sentences writes, laid out for Discord.
 
 Pure: ``matter_fields`` turns the matter sections of a reply (texts.matters.values) into (name,
-value) pairs in the order shown; bot.core.embeds splits them to Discord's field sizes and puts
+value) pairs in the order shown; bot.reply.chart splits them to Discord's field sizes and puts
 them first, before the chart's fields and the general reading. A quotation's field holds the
 classical original and what a reader of the language is shown under it
 (``texts.corpus.shown.unit_lines``: the seed's Japanese; for English readers the project's English,
@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.words import Lang, text, word
 from texts.corpus import Unit
 from texts.corpus.shown import unit_lines
 from texts.matters.sentences import Item, items
 from texts.matters.values import MatterSection
-
-from .words import Lang, text, word
 
 __all__ = ["matter_fields", "subject"]
 

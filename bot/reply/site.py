@@ -1,4 +1,4 @@
-"""The link from a chart reply to the chart's page on the study site (issue 24, ``LIUREN_SITE_URL``).
+"""The link from a chart reply to the chart's page on the study site (``LIUREN_SITE_URL``).
 
 A link button (style 5, ``url`` and no ``custom_id``: Discord opens it and sends the bot nothing)
 in a row of its own under the reply's other buttons. The page is ``texts.site.chart_url``: the
@@ -13,10 +13,9 @@ from dataclasses import dataclass
 import discord
 from discord import ui
 
+from bot.core.words import Lang, text
 from engine import Chart
 from texts.site import chart_url
-
-from .words import Lang, text
 
 __all__ = ["SiteLink", "link_view", "site_link", "with_site_link"]
 

@@ -1,4 +1,4 @@
-"""A chart's reply kept once written (issue 21): the same chart, moment, reader's language,
+"""A chart's reply kept once written: the same chart, moment, reader's language,
 question, matter and facts give the same embeds, so a study group casting one moment pays for
 the reading, the fields and their layout once.
 
@@ -6,7 +6,7 @@ The reply is kept as the embeds' dicts (what discord.py sends) and given back as
 ``discord.Embed`` objects each time (``Embed.from_dict``, each with a list of fields of its own), so a
 caller that stamps a footer, adds an image, adds or removes a field or inserts an embed changes only
 its own copy. The fields themselves are shared by every copy and refuse to change in place
-(``Shared``): copying two dozen of them for every /cast was most of a warm reply's cost (issue 21).
+(``Shared``): copying two dozen of them for every /cast was most of a warm reply's cost.
 Bounded by measured size (``texts.memo``): each entry weighs its characters and its dicts.
 """
 
@@ -25,15 +25,15 @@ from texts.matters.recognise import Matter
 from texts.memo import LRU, last_one
 from texts.picture.draw import hour_key
 
-from . import embeds
-from .embeds import MOMENT_STAMP, ChartReply, chart_reply
+from . import chart as writer
+from .chart import MOMENT_STAMP, ChartReply, chart_reply
 
 __all__ = ["BUDGET", "Shared", "remembered_reply"]
 
-# Bytes of kept replies (≈ 13 KB each as measured: the last 150 or so). A reply missed here is
-# rebuilt from the kept reading and fields in ≈ 80 µs, so more would buy little (4 MB held 300).
+# Bytes of kept replies (the last 150 or so). A reply missed here is rebuilt from the kept reading
+# and fields (bot.reply.chart), so more would buy little (docs/performance.md, "The bot").
 BUDGET = 2 * 2**20
-_WRITERS = ("read", "answer", "build_embeds")  # bot.core.embeds's names of what writes a reply
+_WRITERS = ("read", "answer", "build_embeds")  # bot.reply.chart's names of what writes a reply
 
 
 class _Kept(NamedTuple):
@@ -128,7 +128,7 @@ def remembered_reply(
     zone_note: str | None = None,
     known: Facts | None = None,
 ) -> ChartReply:
-    """``bot.core.embeds.chart_reply``, kept for the same arguments (a new copy each call), with its
+    """``bot.reply.chart.chart_reply``, kept for the same arguments (a new copy each call), with its
     embeds' lengths (``sizes``).
 
     Kept per 時: a minute of a 時 kept for another minute is that reply with the moment line's time
@@ -137,7 +137,7 @@ def remembered_reply(
     # inputs, school and everything of its moment but the clock time; quicker to hash than the chart).
     # And the functions that write it, as the module holds them now: a reading swapped in (a test's
     # stand-in for a huge one, say) is a different reply, never one kept from before.
-    key = (hour_key(chart), locale, question, matter, zone_note, known, *(vars(embeds)[name] for name in _WRITERS))
+    key = (hour_key(chart), locale, question, matter, zone_note, known, *(vars(writer)[name] for name in _WRITERS))
     stamp = _stamp_of(chart)
     kept = _REPLIES.get(key)
     if kept is not None and kept.stamp != stamp and (kept.at < 0 or len(kept.stamp) != len(stamp)):
