@@ -33,7 +33,8 @@ from texts.site import paths as site_paths
 from texts.site.build import SiteError, build, parse_days
 from texts.site.markdown import render, slug, to_html
 from texts.site.search import fold, fold_table, index
-from texts.words import LANGS, Lang, words
+from texts.words import LANGS, Lang, text, words
+from texts.words.explain import explain
 
 # One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow
 # (issue 23): it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
@@ -291,19 +292,48 @@ def test_a_chart_page_has_everything_the_issue_lists(site: Path) -> None:
         page = (site / chart_path(chart, lang)).read_text(encoding="utf-8")
         assert '<svg class="chart-picture"' in page and 'role="img"' in page
         assert re.search(r'<title id="picture-alt">[^<]{200,}</title>', page)  # the alt text
-        for cls in ("ring", "lessons", "steps"):
-            assert f'<table class="{cls}">' in page
+        assert page.count("<svg") == 1 and "<table" not in page  # the chart drawn once, not beside tables of it
         assert page.count('class="entry"') >= len(reading.units())
         for unit in reading.units():
             assert f"../corpus/{site_paths.href('x', unit.id)}.html" in page  # every quoted unit linked
         assert 'href="../corpus/pattern.%E5%86%AC%E8%9B%87%E6%8E%A9%E7%9B%AE.html"' in page  # 冬蛇掩目
-        assert '<section class="trace">' in page and page.count("<li>") > 10
+        for why in chart.transmissions.trace:  # the trace, said once (in the reading's method section)
+            assert page.count(html.escape(explain(why, lang), quote=False)) == 1, why
+        assert page.count("<li>") > 10
         assert 'href="d13-y02-h06.html"' in page and 'href="d13-y04-h06.html"' in page  # neighbouring plates
         assert 'href="d13-y09-h00.html"' in page  # the 夜 chart of the same plate
         assert ('<span lang="ja">' in page) is (lang in ("ja", "en"))  # the seed's Japanese for ja and en only
     english = (site / chart_path(chart, "en")).read_text(encoding="utf-8")
     assert english.count("the project&#x27;s translation") + english.count("the project's translation") >= len(
         reading.units()) - 1
+
+
+def _said(page: str) -> list[str]:
+    """What a chart page says outside its quotations, its drawing and its navigation: the text of
+    each list item and summary cell (the reading's sentences, the trace, the 課名 and 課体)."""
+    main = page[page.index("<main"):page.index("</main>")]
+    main = re.sub(r"<svg.*?</svg>|<nav .*?</nav>", " ", _QUOTED.sub(" ", main), flags=re.S)
+    found = re.findall(r"<(li|dd)\b[^>]*>(.*?)</\1>", main, re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", body)).strip() for _, body in found]
+
+
+def test_a_chart_page_says_each_thing_once(site: Path) -> None:
+    """The trace is not said again under the reading that gives it; an undecided 課体 (龍首 on every
+    甲子 chart: the year and month are not known) is said once, with its reason, in the reading."""
+    charts = [c for c in classical_charts(cast_classical("甲子", "子", "子").school) if str(c.day) in SUBSET]
+    undecided = 0
+    for chart in charts:
+        for lang in LANGS:
+            page = (site / chart_path(chart, lang)).read_text(encoding="utf-8")
+            label = text("reading.stated", lang)  # the mark of each fact stated from the chart, not a line
+            said = [line for line in _said(page) if line and line != label]
+            twice = sorted({line for line in said if said.count(line) > 1 and len(line) > 12})
+            assert twice == [], (chart_path(chart, lang), twice)
+            for u in read(chart).patterns.undecided:
+                undecided += 1
+                reason = explain(u.why, lang, with_seed=False)
+                assert sum(line.count(reason) for line in said) == 1, (chart_path(chart, lang), u.name)
+    assert undecided > 0
 
 
 def test_a_unit_page_lists_the_charts_that_quote_it(site: Path) -> None:
