@@ -306,3 +306,42 @@ def test_every_published_url_in_the_code_names_a_file_of_this_tree() -> None:
     assert {"texts/cli/liuren.py", "deploy/liuren-bot.service", "bot/__main__.py"} <= {w for _, w in found}, found
     missing = [(url, where) for url, where in found if not published(url).is_file()]
     assert not missing, missing
+
+
+def installed(target: Path) -> None:
+    """Copy into ``target`` what a wheel installs of the engine and the texts: their modules and the
+    data [tool.setuptools.package-data] names (nothing else of the checkout, no docs/)."""
+    data: dict[str, list[str]] = PYPROJECT["tool"]["setuptools"]["package-data"]
+    for package in ("engine", "texts"):
+        for path in sorted((ROOT / package).rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            relative = path.relative_to(ROOT)
+            keep = path.suffix == ".py"
+            for owner, patterns in data.items():
+                base = Path(*owner.split("."))
+                if relative.is_relative_to(base):
+                    inner = relative.relative_to(base).as_posix()
+                    keep = keep or any(fnmatch.fnmatch(inner, p) and inner.count("/") == p.count("/")
+                                       for p in patterns)
+            if keep:
+                (target / relative).parent.mkdir(parents=True, exist_ok=True)
+                (target / relative).write_bytes(path.read_bytes())
+
+
+@pytest.mark.slow  # builds a day of the study site in a subprocess
+def test_the_site_builds_from_what_the_wheel_installs(tmp_path: Path) -> None:
+    """`liuren site build` from an install, far from any checkout: its glossary and rules pages come
+    from the installed words, not from the source tree's docs/."""
+    site_packages = tmp_path / "site-packages"
+    installed(site_packages)
+    assert not (site_packages / "docs").exists()
+    code = "import sys; from texts.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LIUREN_SITE_URL")}
+    done = subprocess.run([sys.executable, "-c", code, "site", "build", str(tmp_path / "out"), "--lang", "en",
+                           "--only-days", "甲子", "--workers", "1"], cwd=tmp_path,
+                          env={**env, "PYTHONPATH": str(site_packages), "PYTHONSAFEPATH": "1"},
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    for page in ("en/glossary.html", "en/rules.html", "en/index.html", "assets/style.css"):
+        assert (tmp_path / "out" / page).is_file(), page

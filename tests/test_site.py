@@ -31,7 +31,6 @@ from texts.reading import read
 from texts.site import chart_path, chart_url
 from texts.site import paths as site_paths
 from texts.site.build import SiteError, build, parse_days
-from texts.site.markdown import render, slug, to_html
 from texts.site.search import fold, fold_table, index
 from texts.words import LANGS, Lang, text, words
 from texts.words.explain import explain
@@ -379,27 +378,31 @@ def test_what_the_pages_say_is_in_the_readers_script(site: Path, lang: Lang) -> 
     assert foreign(" ".join(e[1] for e in entries if e[0] == "chart"), lang) == ""
 
 
-def test_the_rules_page_keeps_every_anchor_the_rules_link_to(site: Path) -> None:
-    rules = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
-    anchors = set(re.findall(r"\]\(#([^)]+)\)", rules.read_text(encoding="utf-8")))
-    assert len(anchors) >= 8
-    assert anchors <= parse(site / "en" / "rules.html").ids
+_OTHER_LANGS = re.compile(r'<(td|th)\s+(?:scope="col"\s+)?lang="[^"]+">.*?</\1>', re.S)
 
 
-# -- the Markdown subset -----------------------------------------------------------------------
+def test_the_glossary_and_the_rules_are_written_for_each_languages_readers(site: Path) -> None:
+    """Not the developers' English documents on every language's pages: no code names, the page in
+    the reader's language (the other languages' forms of a term marked as theirs), every term of
+    the project's words with its anchor, and every section of the rules with its own."""
+    from texts.site.reference import SECTIONS, terms
 
-
-def test_markdown_lists_tables_and_inline_marks() -> None:
-    text = "1. one\n   goes on\n2. **two** with `a|b`\n\n- item\n\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n"
-    text += "\n- next *it*\n"
-    out = to_html(text)
-    assert "<ol>\n<li>\none goes on\n</li>" in out
-    assert "<strong>two</strong> with <code>a|b</code>" in out
-    assert "<table>" in out and "<td>1</td><td>2</td>" in out and out.index("<table>") < out.index("next")
-    assert "<em>it</em>" in out and "<script>" not in to_html("<script>x</script>")
-    assert slug("8. Checks") == "8-checks" and slug("School options") == "school-options"
-    html, rows = render("| term | x |\n|---|---|\n| 貴人 (天乙) | y |\n", row_ids=True)
-    assert rows == [("term-貴人-天乙", ["貴人 (天乙)", "y"])] and 'id="term-貴人-天乙"' in html
+    for lang in LANGS:
+        for name in ("glossary", "rules"):
+            page = (site / lang / f"{name}.html").read_text(encoding="utf-8")
+            assert parse(site / lang / f"{name}.html").lang == lang
+            assert not re.search(r"<code>|engine/|texts/|\.py\b|School\.|General\.", page), (lang, name)
+            if lang != "ja":
+                shown = html.unescape(re.sub(r"<[^>]+>", " ", _OTHER_LANGS.sub(" ", _QUOTED.sub(" ", page))))
+                assert foreign(shown, lang) == "", (lang, name)
+        rules = (site / lang / "rules.html").read_text(encoding="utf-8")
+        assert set(SECTIONS) <= parse(site / lang / "rules.html").ids and "school-options" in SECTIONS
+        assert html.escape(text("site.rules_page.school_options_title", lang), quote=False) in rules
+        glossary = site / lang / "glossary.html"
+        rows = [t for _, group in terms(lang) for t in group]
+        assert len(rows) > 120 and {t.anchor for t in rows} <= parse(glossary).ids
+        assert f'<th scope="row">{html.escape(text("term.General.騰蛇", lang), quote=False)}</th>' in (
+            glossary.read_text(encoding="utf-8"))
 
 
 def test_languages_of_the_build_can_be_chosen(tmp_path: Path) -> None:

@@ -184,7 +184,8 @@ def _links(driver: Driver) -> list[str]:
 @pytest.mark.slow  # issue 23: over a second on the project's machine
 def test_every_link_of_the_pages_visited_resolves(browser: Driver, site: Path) -> None:
     checked = 0
-    for page in ("index.html", "ja/index.html", CHART, "en/corpus/general.玄武.html", "zh-TW/rules.html"):
+    for page in ("index.html", "ja/index.html", CHART, "en/corpus/general.玄武.html", "zh-TW/rules.html",
+                 "zh-TW/glossary.html"):
         load(browser, url(site, page))
         for link in _links(browser):
             parts = urlsplit(link)

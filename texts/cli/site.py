@@ -32,9 +32,9 @@ def add_parser(sub: Any) -> None:
     b.add_argument("dir", help="the directory to write (created if missing)")
     b.add_argument("--lang", action="extend", nargs="+", choices=LANGS, default=None,
                    help="a language to build (repeatable; default all four)")
-    b.add_argument("--base-url", help="the site's public address: canonical links and sitemap.xml")
-    b.add_argument("--docs", default=None,
-                   help="where rules.md and glossary.md are (default: the docs/ of this source tree)")
+    b.add_argument("--base-url", default=None,
+                   help="the site's public address, for canonical links and sitemap.xml (default $LIUREN_SITE_URL; "
+                        "neither: no absolute link at all)")
     b.add_argument("--only-days", help=argparse.SUPPRESS)  # development: e.g. 甲子,乙丑 (links stay inside)
     b.add_argument("--workers", type=int, default=None, help=argparse.SUPPRESS)
     p = commands.add_parser("path", help="the page of a chart, relative to the site's root")
@@ -80,11 +80,10 @@ def run(args: argparse.Namespace) -> int:
     days = parse_days(args.only_days) if args.only_days else None
     if args.workers is not None and args.workers < 1:
         raise SiteError("--workers must be at least 1")
-    kwargs: dict[str, Any] = {"base_url": args.base_url, "workers": args.workers}
+    base_url = args.base_url if args.base_url is not None else (os.environ.get("LIUREN_SITE_URL") or "").strip()
+    kwargs: dict[str, Any] = {"base_url": base_url or None, "workers": args.workers}
     if days is not None:
         kwargs["days"] = days
-    if args.docs is not None:
-        kwargs["docs"] = Path(args.docs)
     summary = build(Path(args.dir), args.lang or LANGS, **kwargs)
     say(f"site: {summary.pages} pages, {summary.files} files, {summary.size / 1e6:.1f} MB in {summary.seconds:.1f} s"
         f" → {Path(args.dir) / 'index.html'}")
