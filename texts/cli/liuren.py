@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cast", help="cast one chart")
     c.add_argument("when", nargs="?", default=None, help=f"the moment: {forms}")
     c.add_argument("--at", help=f"the moment: {forms}")
-    c.add_argument("--tz", default=None, help="IANA time zone (default $LIUREN_TZ, else Asia/Tokyo)")
+    c.add_argument("--tz", default=None, help="IANA time zone (default $LIUREN_TZ, else this machine's zone)")
     c.add_argument("--day", help="day pillar, e.g. 甲子 (with --yuejiang and --hour: no calendar)")
     c.add_argument("--yuejiang", help="月将 branch; with a moment it overrides the calendar's")
     c.add_argument("--hour", help="hour branch, e.g. 午 (with --day)")

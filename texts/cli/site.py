@@ -16,8 +16,9 @@ from typing import Any
 
 from engine.chart import CastError, Chart, cast, cast_classical
 from texts.cli.errors import say
+from texts.cli.zone import cli_zone
 from texts.site.paths import chart_path
-from texts.when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
+from texts.when import ACCEPTED_FORMS, WhenError, parse_when
 from texts.words import LANGS, Lang, language_of
 
 # The builder draws the picture, so it needs Pillow (the [picture] extra): it is imported only by
@@ -42,7 +43,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--yuejiang", help="月将 branch")
     p.add_argument("--hour", help="hour branch")
     p.add_argument("--at", help=f"a moment instead: {', '.join(ACCEPTED_FORMS)}")
-    p.add_argument("--tz", help="IANA time zone for --at (default $LIUREN_TZ, else Asia/Tokyo)")
+    p.add_argument("--tz", help="IANA time zone for --at (default $LIUREN_TZ, else this machine's zone)")
     p.add_argument("--lang", choices=LANGS, default=None, help="the page's language (default $LIUREN_LANG, else ja)")
 
 
@@ -53,7 +54,7 @@ def chart_of(args: argparse.Namespace, now: datetime | None = None) -> Chart:
         if any(v is not None for v in classical):
             raise CastError("give either --at (with --tz) or --day, --yuejiang and --hour, not both")
         try:
-            at = parse_when(args.at, args.tz or default_zone(), now or datetime.now(UTC))
+            at = parse_when(args.at, args.tz or cli_zone(), now or datetime.now(UTC))
         except WhenError as error:
             raise CastError(str(error)) from None
         return cast(at)
