@@ -382,3 +382,16 @@ def test_the_site_builds_from_what_the_wheel_installs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     for page in ("en/glossary.html", "en/rules.html", "en/index.html", "assets/style.css"):
         assert (tmp_path / "out" / page).is_file(), page
+
+
+def test_the_release_workflow_publishes_by_trusted_publishing_with_attestations() -> None:
+    """On a tag: the sdist and the wheel built once, then uploaded by pypa/gh-action-pypi-publish
+    with PEP 740 attestations, on an OIDC identity only the publishing job holds (no stored token)."""
+    workflow = (ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    assert re.search(r"^on:\n  push:\n    tags: \[\"v\*\"\]$", workflow, re.M)
+    assert re.search(r"^\s+run: python -m build$", workflow, re.M)  # both the sdist and the wheel
+    jobs = workflow.split("\n  publish:\n")
+    assert len(jobs) == 2 and "id-token: write" not in jobs[0] and "id-token: write" in jobs[1]
+    assert re.search(r"uses: pypa/gh-action-pypi-publish@release/v1\n\s+with:\n\s+attestations: true", jobs[1])
+    assert "password" not in workflow and "secrets." not in workflow and "PYPI_TOKEN" not in workflow
+    assert "site build" in jobs[0]  # the wheel is tried where no checkout is
