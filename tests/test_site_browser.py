@@ -206,7 +206,7 @@ def test_a_phone_reads_a_chart_without_scrolling_sideways(browser: Driver, site:
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True})
     try:
-        for page in ("ja/index.html", "en/rules.html", "en/chart/d13-y03-h06.html", CHART):
+        for page in ("ja/index.html", "en/rules.html", "zh-TW/glossary.html", "en/chart/d13-y03-h06.html", CHART):
             load(browser, url(site, page))
             wide = browser.execute_script("return document.documentElement.scrollWidth")
             assert wide <= 375, page
