@@ -34,8 +34,8 @@ NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect. To get a token: open
 https://discord.com/developers/applications, create an application, open its "Bot" page and
 press "Reset Token"; then run `DISCORD_TOKEN=... liuren-bot`. Invite the bot with the scopes
-bot and applications.commands and the permissions in
-https://github.com/liuren-project/liuren/blob/main/docs/admin.md. Meanwhile, the chart for now:
+bot and applications.commands and the permissions View Channels, Send Messages, Embed Links,
+Read Message History and Attach Files (docs/admin.md says why). Meanwhile, the chart for now:
 """
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -312,3 +314,42 @@ def test_the_lookup_command_says_its_errors_in_one_line(capsys: pytest.CaptureFi
     assert lookup(["--no\npe"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--no\\npe" in err, err
+
+
+# -- the zone a cast is read in when none is named ---------------------------------------------
+
+
+def test_the_machines_zone_is_read_from_the_system(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from texts.cli.zone import by_offset, cli_zone, machine_zone
+
+    zoneinfo = tmp_path / "usr" / "share" / "zoneinfo" / "Europe"
+    zoneinfo.mkdir(parents=True)
+    (zoneinfo / "Paris").write_bytes(b"TZif")
+    link = tmp_path / "localtime"
+    link.symlink_to(zoneinfo / "Paris")
+    written = tmp_path / "timezone"
+    written.write_text("America/Chicago\n", encoding="utf-8")
+    absent = tmp_path / "absent"
+    assert machine_zone(link, written, environ={}) == "Europe/Paris"  # the /etc/localtime link first
+    assert machine_zone(absent, written, environ={}) == "America/Chicago"  # then /etc/timezone
+    assert machine_zone(link, written, environ={"TZ": ":Asia/Kolkata"}) == "Asia/Kolkata"  # $TZ before both
+    assert machine_zone(link, written, environ={"TZ": "JST-9"}) == "Europe/Paris"  # a POSIX rule is no name
+    assert cli_zone({"LIUREN_TZ": "Asia/Tokyo", "TZ": "Europe/Paris"}) == "Asia/Tokyo"  # $LIUREN_TZ wins
+    assert by_offset(timedelta(hours=9)) == "Etc/GMT-9" and by_offset(timedelta(hours=-5)) == "Etc/GMT+5"
+    assert by_offset(timedelta(0)) == "UTC" and by_offset(timedelta(hours=5, minutes=30)) == "UTC"
+
+
+@pytest.mark.parametrize(("liuren_tz", "tz", "shown"), [(None, "America/New_York", "America/New_York"),
+                                                        (None, "UTC", "UTC"),
+                                                        ("Asia/Tokyo", "America/New_York", "Asia/Tokyo")])
+def test_cast_now_defaults_to_the_machines_zone(liuren_tz: str | None, tz: str, shown: str) -> None:
+    """A machine whose own zone is UTC (or New York) casts in it, not in Asia/Tokyo; $LIUREN_TZ still wins."""
+    env = {k: v for k, v in os.environ.items() if k != "LIUREN_TZ"} | {"TZ": tz}
+    if liuren_tz is not None:
+        env["LIUREN_TZ"] = liuren_tz
+    done = subprocess.run([sys.executable, "-m", "texts.cli", "cast", "now"], env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert re.search(rf"^\d{{4}}-\d\d-\d\d \d\d:\d\d {re.escape(shown)} ", done.stdout, re.M), done.stdout[:300]

@@ -173,10 +173,27 @@ def test_the_sdist_is_the_whole_tree() -> None:
         assert needed in included, needed
 
 
-URLS: dict[str, str] = PROJECT["urls"]
+URLS: dict[str, str] = PROJECT.get("urls", {})
+# The address the project used while it had no public home: nothing may link to it.
+PLACEHOLDER = re.compile(r"liuren-project\b")
 
 
-def test_project_urls_are_named() -> None:
+def test_no_link_points_at_a_placeholder_home() -> None:
+    """What an install carries and prints (the code, the data, the deploy files, pyproject's URLs)
+    and what the docs tell a reader link to no placeholder home."""
+    found = []
+    for folder in ("engine", "texts", "bot", "deploy", "docs", ".github"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".toml", ".service", ".md", ".yml", ".html", ".js"):
+                found += [path.relative_to(ROOT).as_posix() for _ in PLACEHOLDER.finditer(path.read_text("utf-8"))]
+    for name in ("pyproject.toml", "README.md", "Dockerfile", "compose.yaml"):
+        found += [name for _ in PLACEHOLDER.finditer((ROOT / name).read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_project_urls_when_given_are_named() -> None:
+    if not URLS:  # no public home yet: pyproject names none rather than a placeholder
+        return
     assert {"Homepage", "Documentation", "Repository", "Issues"} <= set(URLS)
     assert all(u.startswith("https://") for u in URLS.values())
     assert URLS["Documentation"].startswith(URLS["Repository"])
@@ -189,26 +206,44 @@ def published(url: str) -> Path:
     return ROOT / url.removeprefix(prefix).split("#")[0]
 
 
-def test_the_units_documentation_is_the_published_admin_guide() -> None:
+def test_the_units_documentation_agrees_with_the_project_urls() -> None:
+    """With a public home the unit's Documentation= is its admin guide; without one, the unit
+    names no address (its comment names docs/admin.md)."""
     unit = (ROOT / "deploy" / "liuren-bot.service").read_text(encoding="utf-8")
     found = re.findall(r"^Documentation=(.+)$", unit, re.M)
+    if not URLS:
+        assert found == [] and "docs/admin.md" in unit
+        return
     assert found, "the unit names no Documentation="
     urls = found[0].split()
     assert all(not u.startswith("file:") for u in urls)  # a file no pip install creates
     assert any(published(u).name == "admin.md" and published(u).is_file() for u in urls), urls
 
 
-def test_cli_help_points_at_the_published_rules(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_help_links_the_sites_rules_only_when_the_site_has_an_address(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     from texts.cli import main
-    from texts.cli.liuren import RULES_URL
+    from texts.site.reference import SECTIONS
 
-    assert published(RULES_URL) == ROOT / "docs" / "rules.md"
-    assert "## School options" in (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "school-options" in SECTIONS  # the anchor the link names
+    monkeypatch.delenv("LIUREN_SITE_URL", raising=False)
     with pytest.raises(SystemExit):
         main(["cast", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
-    assert f"{RULES_URL}#school-options" in help_text
-    assert "(docs/rules.md)" not in help_text
+    assert "school options" in help_text and "http" not in help_text
+    monkeypatch.setenv("LIUREN_SITE_URL", "https://example.org/liuren/")
+    with pytest.raises(SystemExit):
+        main(["cast", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "https://example.org/liuren/en/rules.html#school-options" in help_text
+
+
+def test_the_bots_first_run_text_names_its_permissions_not_a_placeholder() -> None:
+    done = run_blocked("import bot.__main__ as m\nprint(m.NO_TOKEN_HELP)", blocked=set())
+    assert done.returncode == 0, done.stderr
+    assert "http" not in done.stdout.replace("https://discord.com/developers/applications", "")
+    for permission in ("View Channels", "Send Messages", "Embed Links", "Read Message History", "Attach Files"):
+        assert permission in " ".join(done.stdout.split()), permission
 
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
@@ -295,7 +330,10 @@ def test_the_bot_without_its_extra_says_which_to_install() -> None:
 
 
 def test_every_published_url_in_the_code_names_a_file_of_this_tree() -> None:
-    """What the code and the deploy files link to (the docs an install lacks) exists here."""
+    """What the code and the deploy files link to of the repository (the docs an install lacks)
+    exists here; with no public home, they link to none."""
+    if not URLS:
+        return
     pattern = re.compile(re.escape(URLS["Repository"]) + r"/blob/main/[\w./-]+(?:#[\w-]+)?")
     found: list[tuple[str, str]] = []
     for folder in ("engine", "texts", "bot", "deploy"):
@@ -303,6 +341,57 @@ def test_every_published_url_in_the_code_names_a_file_of_this_tree() -> None:
             if path.suffix in (".py", ".toml", ".service") and "__pycache__" not in path.parts:
                 where = path.relative_to(ROOT).as_posix()
                 found += [(url.rstrip("."), where) for url in pattern.findall(path.read_text(encoding="utf-8"))]
-    assert {"texts/cli/liuren.py", "deploy/liuren-bot.service", "bot/__main__.py"} <= {w for _, w in found}, found
     missing = [(url, where) for url, where in found if not published(url).is_file()]
     assert not missing, missing
+
+
+def installed(target: Path) -> None:
+    """Copy into ``target`` what a wheel installs of the engine and the texts: their modules and the
+    data [tool.setuptools.package-data] names (nothing else of the checkout, no docs/)."""
+    data: dict[str, list[str]] = PYPROJECT["tool"]["setuptools"]["package-data"]
+    for package in ("engine", "texts"):
+        for path in sorted((ROOT / package).rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            relative = path.relative_to(ROOT)
+            keep = path.suffix == ".py"
+            for owner, patterns in data.items():
+                base = Path(*owner.split("."))
+                if relative.is_relative_to(base):
+                    inner = relative.relative_to(base).as_posix()
+                    keep = keep or any(fnmatch.fnmatch(inner, p) and inner.count("/") == p.count("/")
+                                       for p in patterns)
+            if keep:
+                (target / relative).parent.mkdir(parents=True, exist_ok=True)
+                (target / relative).write_bytes(path.read_bytes())
+
+
+@pytest.mark.slow  # builds a day of the study site in a subprocess
+def test_the_site_builds_from_what_the_wheel_installs(tmp_path: Path) -> None:
+    """`liuren site build` from an install, far from any checkout: its glossary and rules pages come
+    from the installed words, not from the source tree's docs/."""
+    site_packages = tmp_path / "site-packages"
+    installed(site_packages)
+    assert not (site_packages / "docs").exists()
+    code = "import sys; from texts.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LIUREN_SITE_URL")}
+    done = subprocess.run([sys.executable, "-c", code, "site", "build", str(tmp_path / "out"), "--lang", "en",
+                           "--only-days", "甲子", "--workers", "1"], cwd=tmp_path,
+                          env={**env, "PYTHONPATH": str(site_packages), "PYTHONSAFEPATH": "1"},
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    for page in ("en/glossary.html", "en/rules.html", "en/index.html", "assets/style.css"):
+        assert (tmp_path / "out" / page).is_file(), page
+
+
+def test_the_release_workflow_publishes_by_trusted_publishing_with_attestations() -> None:
+    """On a tag: the sdist and the wheel built once, then uploaded by pypa/gh-action-pypi-publish
+    with PEP 740 attestations, on an OIDC identity only the publishing job holds (no stored token)."""
+    workflow = (ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    assert re.search(r"^on:\n  push:\n    tags: \[\"v\*\"\]$", workflow, re.M)
+    assert re.search(r"^\s+run: python -m build$", workflow, re.M)  # both the sdist and the wheel
+    jobs = workflow.split("\n  publish:\n")
+    assert len(jobs) == 2 and "id-token: write" not in jobs[0] and "id-token: write" in jobs[1]
+    assert re.search(r"uses: pypa/gh-action-pypi-publish@release/v1\n\s+with:\n\s+attestations: true", jobs[1])
+    assert "password" not in workflow and "secrets." not in workflow and "PYPI_TOKEN" not in workflow
+    assert "site build" in jobs[0]  # the wheel is tried where no checkout is

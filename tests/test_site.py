@@ -31,9 +31,9 @@ from texts.reading import read
 from texts.site import chart_path, chart_url
 from texts.site import paths as site_paths
 from texts.site.build import SiteError, build, parse_days
-from texts.site.markdown import render, slug, to_html
 from texts.site.search import fold, fold_table, index
-from texts.words import LANGS, Lang, words
+from texts.words import LANGS, Lang, text, words
+from texts.words.explain import explain
 
 # One worker builds this module's site (a module fixture) once: pytest-xdist's --dist loadfile. Slow,
 # for it builds the study site; `pytest -m "not slow"` leaves it to the full suite.
@@ -291,19 +291,48 @@ def test_a_chart_page_has_everything_the_issue_lists(site: Path) -> None:
         page = (site / chart_path(chart, lang)).read_text(encoding="utf-8")
         assert '<svg class="chart-picture"' in page and 'role="img"' in page
         assert re.search(r'<title id="picture-alt">[^<]{200,}</title>', page)  # the alt text
-        for cls in ("ring", "lessons", "steps"):
-            assert f'<table class="{cls}">' in page
+        assert page.count("<svg") == 1 and "<table" not in page  # the chart drawn once, not beside tables of it
         assert page.count('class="entry"') >= len(reading.units())
         for unit in reading.units():
             assert f"../corpus/{site_paths.href('x', unit.id)}.html" in page  # every quoted unit linked
         assert 'href="../corpus/pattern.%E5%86%AC%E8%9B%87%E6%8E%A9%E7%9B%AE.html"' in page  # 冬蛇掩目
-        assert '<section class="trace">' in page and page.count("<li>") > 10
+        for why in chart.transmissions.trace:  # the trace, said once (in the reading's method section)
+            assert page.count(html.escape(explain(why, lang), quote=False)) == 1, why
+        assert page.count("<li>") > 10
         assert 'href="d13-y02-h06.html"' in page and 'href="d13-y04-h06.html"' in page  # neighbouring plates
         assert 'href="d13-y09-h00.html"' in page  # the 夜 chart of the same plate
         assert ('<span lang="ja">' in page) is (lang in ("ja", "en"))  # the seed's Japanese for ja and en only
     english = (site / chart_path(chart, "en")).read_text(encoding="utf-8")
     assert english.count("the project&#x27;s translation") + english.count("the project's translation") >= len(
         reading.units()) - 1
+
+
+def _said(page: str) -> list[str]:
+    """What a chart page says outside its quotations, its drawing and its navigation: the text of
+    each list item and summary cell (the reading's sentences, the trace, the 課名 and 課体)."""
+    main = page[page.index("<main"):page.index("</main>")]
+    main = re.sub(r"<svg.*?</svg>|<nav .*?</nav>", " ", _QUOTED.sub(" ", main), flags=re.S)
+    found = re.findall(r"<(li|dd)\b[^>]*>(.*?)</\1>", main, re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", body)).strip() for _, body in found]
+
+
+def test_a_chart_page_says_each_thing_once(site: Path) -> None:
+    """The trace is not said again under the reading that gives it; an undecided 課体 (龍首 on every
+    甲子 chart: the year and month are not known) is said once, with its reason, in the reading."""
+    charts = [c for c in classical_charts(cast_classical("甲子", "子", "子").school) if str(c.day) in SUBSET]
+    undecided = 0
+    for chart in charts:
+        for lang in LANGS:
+            page = (site / chart_path(chart, lang)).read_text(encoding="utf-8")
+            label = text("reading.stated", lang)  # the mark of each fact stated from the chart, not a line
+            said = [line for line in _said(page) if line and line != label]
+            twice = sorted({line for line in said if said.count(line) > 1 and len(line) > 12})
+            assert twice == [], (chart_path(chart, lang), twice)
+            for u in read(chart).patterns.undecided:
+                undecided += 1
+                reason = explain(u.why, lang, with_seed=False)
+                assert sum(line.count(reason) for line in said) == 1, (chart_path(chart, lang), u.name)
+    assert undecided > 0
 
 
 def test_a_unit_page_lists_the_charts_that_quote_it(site: Path) -> None:
@@ -349,27 +378,31 @@ def test_what_the_pages_say_is_in_the_readers_script(site: Path, lang: Lang) -> 
     assert foreign(" ".join(e[1] for e in entries if e[0] == "chart"), lang) == ""
 
 
-def test_the_rules_page_keeps_every_anchor_the_rules_link_to(site: Path) -> None:
-    rules = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
-    anchors = set(re.findall(r"\]\(#([^)]+)\)", rules.read_text(encoding="utf-8")))
-    assert len(anchors) >= 8
-    assert anchors <= parse(site / "en" / "rules.html").ids
+_OTHER_LANGS = re.compile(r'<(td|th)\s+(?:scope="col"\s+)?lang="[^"]+">.*?</\1>', re.S)
 
 
-# -- the Markdown subset -----------------------------------------------------------------------
+def test_the_glossary_and_the_rules_are_written_for_each_languages_readers(site: Path) -> None:
+    """Not the developers' English documents on every language's pages: no code names, the page in
+    the reader's language (the other languages' forms of a term marked as theirs), every term of
+    the project's words with its anchor, and every section of the rules with its own."""
+    from texts.site.reference import SECTIONS, terms
 
-
-def test_markdown_lists_tables_and_inline_marks() -> None:
-    text = "1. one\n   goes on\n2. **two** with `a|b`\n\n- item\n\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n"
-    text += "\n- next *it*\n"
-    out = to_html(text)
-    assert "<ol>\n<li>\none goes on\n</li>" in out
-    assert "<strong>two</strong> with <code>a|b</code>" in out
-    assert "<table>" in out and "<td>1</td><td>2</td>" in out and out.index("<table>") < out.index("next")
-    assert "<em>it</em>" in out and "<script>" not in to_html("<script>x</script>")
-    assert slug("8. Checks") == "8-checks" and slug("School options") == "school-options"
-    html, rows = render("| term | x |\n|---|---|\n| 貴人 (天乙) | y |\n", row_ids=True)
-    assert rows == [("term-貴人-天乙", ["貴人 (天乙)", "y"])] and 'id="term-貴人-天乙"' in html
+    for lang in LANGS:
+        for name in ("glossary", "rules"):
+            page = (site / lang / f"{name}.html").read_text(encoding="utf-8")
+            assert parse(site / lang / f"{name}.html").lang == lang
+            assert not re.search(r"<code>|engine/|texts/|\.py\b|School\.|General\.", page), (lang, name)
+            if lang != "ja":
+                shown = html.unescape(re.sub(r"<[^>]+>", " ", _OTHER_LANGS.sub(" ", _QUOTED.sub(" ", page))))
+                assert foreign(shown, lang) == "", (lang, name)
+        rules = (site / lang / "rules.html").read_text(encoding="utf-8")
+        assert set(SECTIONS) <= parse(site / lang / "rules.html").ids and "school-options" in SECTIONS
+        assert html.escape(text("site.rules_page.school_options_title", lang), quote=False) in rules
+        glossary = site / lang / "glossary.html"
+        rows = [t for _, group in terms(lang) for t in group]
+        assert len(rows) > 120 and {t.anchor for t in rows} <= parse(glossary).ids
+        assert f'<th scope="row">{html.escape(text("term.General.騰蛇", lang), quote=False)}</th>' in (
+            glossary.read_text(encoding="utf-8"))
 
 
 def test_languages_of_the_build_can_be_chosen(tmp_path: Path) -> None:

@@ -184,7 +184,8 @@ def _links(driver: Driver) -> list[str]:
 @pytest.mark.slow  # over a second on the project's machine
 def test_every_link_of_the_pages_visited_resolves(browser: Driver, site: Path) -> None:
     checked = 0
-    for page in ("index.html", "ja/index.html", CHART, "en/corpus/general.玄武.html", "zh-TW/rules.html"):
+    for page in ("index.html", "ja/index.html", CHART, "en/corpus/general.玄武.html", "zh-TW/rules.html",
+                 "zh-TW/glossary.html"):
         load(browser, url(site, page))
         for link in _links(browser):
             parts = urlsplit(link)
@@ -205,7 +206,7 @@ def test_a_phone_reads_a_chart_without_scrolling_sideways(browser: Driver, site:
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True})
     try:
-        for page in ("ja/index.html", "en/rules.html", "en/chart/d13-y03-h06.html", CHART):
+        for page in ("ja/index.html", "en/rules.html", "zh-TW/glossary.html", "en/chart/d13-y03-h06.html", CHART):
             load(browser, url(site, page))
             wide = browser.execute_script("return document.documentElement.scrollWidth")
             assert wide <= 375, page

@@ -22,7 +22,8 @@ from engine.calendar import CalendarError
 from engine.calendar import zone as calendar_zone
 from engine.terms import FIRST_YEAR, LAST_YEAR
 
-# The zone a moment is read in when nobody names one: $LIUREN_TZ, else Japan (the readers' default).
+# The bot's zone when neither the user nor the server names one: $LIUREN_TZ, else Japan (the readers'
+# default, docs/admin.md). The terminal apps default to the machine's own zone (texts/cli/zone.py).
 DEFAULT_ZONE = "Asia/Tokyo"
 
 

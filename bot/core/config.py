@@ -122,7 +122,7 @@ def site_url(env: Mapping[str, str]) -> str | None:
         usable = False
     if not usable:
         raise ValueError(f"LIUREN_SITE_URL={value!r} must be the site's http(s) address, "
-                         "e.g. https://liuren-project.github.io/liuren/")
+                         "e.g. https://example.org/liuren/")
     if "?" in value or "#" in value:
         raise ValueError(f"LIUREN_SITE_URL={value!r} must be the site's root, without ?query or #fragment")
     if len(value.rstrip("/")) + LONGEST_CHART_PATH > URL_MAX:

@@ -16,7 +16,8 @@ from engine.facts import Facts, facts
 from engine.school import School
 from engine.symbols import parse_branch
 from engine.terms import Sex
-from texts.when import WhenError, default_zone, parse_when
+from texts.cli.zone import cli_zone
+from texts.when import WhenError, parse_when
 from texts.words import Lang, language_of
 from texts.words.explain import explain
 from texts.words.schools import school_line, school_options
@@ -67,7 +68,7 @@ def chart_from(args: argparse.Namespace, now: datetime | None = None) -> Chart:
                 f"(missing: {', '.join('--' + m for m in missing)})"
             )
         return cast_classical(args.day, args.yuejiang, args.hour, school=school)
-    zone = args.tz if args.tz is not None else default_zone()
+    zone = args.tz if args.tz is not None else cli_zone()
     try:
         at = parse_when(moment_text or "now", zone, now or datetime.now(UTC))
     except WhenError as error:

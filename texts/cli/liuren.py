@@ -17,7 +17,7 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.chart import CastError
@@ -69,9 +69,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
-# where docs/rules.md is for those who installed a wheel (pyproject.toml [project.urls]
-# Documentation; tests/test_packaging.py checks they agree).
-RULES_URL = "https://github.com/liuren-project/liuren/blob/main/docs/rules.md"
+def school_title(environ: Mapping[str, str] | None = None) -> str:
+    """The school options' heading: with the study site's address ($LIUREN_SITE_URL) a link to its
+    rules page; without one, no link (the project has no public home to point at)."""
+    home = ((os.environ if environ is None else environ).get("LIUREN_SITE_URL") or "").strip()
+    if not home:
+        return "school options (where books differ; the study site's rules page tells each: liuren site build)"
+    return f"school options ({home.rstrip('/')}/en/rules.html#school-options)"
+
 
 def _version() -> str:
     from importlib import metadata  # only for --version (importing it is a third of a start-up)
@@ -92,7 +97,7 @@ class _Version(argparse.Action):
 
 
 def _school_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(f"school options ({RULES_URL}#school-options)")
+    group = parser.add_argument_group(school_title())
     group.add_argument(
         "--day-change",
         choices=("23", "0"),
@@ -147,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cast", help="cast one chart")
     c.add_argument("when", nargs="?", default=None, help=f"the moment: {forms}")
     c.add_argument("--at", help=f"the moment: {forms}")
-    c.add_argument("--tz", default=None, help="IANA time zone (default $LIUREN_TZ, else Asia/Tokyo)")
+    c.add_argument("--tz", default=None, help="IANA time zone (default $LIUREN_TZ, else this machine's zone)")
     c.add_argument("--day", help="day pillar, e.g. 甲子 (with --yuejiang and --hour: no calendar)")
     c.add_argument("--yuejiang", help="月将 branch; with a moment it overrides the calendar's")
     c.add_argument("--hour", help="hour branch, e.g. 午 (with --day)")

@@ -16,8 +16,9 @@ from typing import Any
 
 from engine.chart import CastError, Chart, cast, cast_classical
 from texts.cli.errors import say
+from texts.cli.zone import cli_zone
 from texts.site.paths import chart_path
-from texts.when import ACCEPTED_FORMS, WhenError, default_zone, parse_when
+from texts.when import ACCEPTED_FORMS, WhenError, parse_when
 from texts.words import LANGS, Lang, language_of
 
 # The builder draws the picture, so it needs Pillow (the [picture] extra): it is imported only by
@@ -32,9 +33,9 @@ def add_parser(sub: Any) -> None:
     b.add_argument("dir", help="the directory to write (created if missing)")
     b.add_argument("--lang", action="extend", nargs="+", choices=LANGS, default=None,
                    help="a language to build (repeatable; default all four)")
-    b.add_argument("--base-url", help="the site's public address: canonical links and sitemap.xml")
-    b.add_argument("--docs", default=None,
-                   help="where rules.md and glossary.md are (default: the docs/ of this source tree)")
+    b.add_argument("--base-url", default=None,
+                   help="the site's public address, for canonical links and sitemap.xml (default $LIUREN_SITE_URL; "
+                        "neither: no absolute link at all)")
     b.add_argument("--only-days", help=argparse.SUPPRESS)  # development: e.g. 甲子,乙丑 (links stay inside)
     b.add_argument("--workers", type=int, default=None, help=argparse.SUPPRESS)
     p = commands.add_parser("path", help="the page of a chart, relative to the site's root")
@@ -42,7 +43,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--yuejiang", help="月将 branch")
     p.add_argument("--hour", help="hour branch")
     p.add_argument("--at", help=f"a moment instead: {', '.join(ACCEPTED_FORMS)}")
-    p.add_argument("--tz", help="IANA time zone for --at (default $LIUREN_TZ, else Asia/Tokyo)")
+    p.add_argument("--tz", help="IANA time zone for --at (default $LIUREN_TZ, else this machine's zone)")
     p.add_argument("--lang", choices=LANGS, default=None, help="the page's language (default $LIUREN_LANG, else ja)")
 
 
@@ -53,7 +54,7 @@ def chart_of(args: argparse.Namespace, now: datetime | None = None) -> Chart:
         if any(v is not None for v in classical):
             raise CastError("give either --at (with --tz) or --day, --yuejiang and --hour, not both")
         try:
-            at = parse_when(args.at, args.tz or default_zone(), now or datetime.now(UTC))
+            at = parse_when(args.at, args.tz or cli_zone(), now or datetime.now(UTC))
         except WhenError as error:
             raise CastError(str(error)) from None
         return cast(at)
@@ -80,11 +81,10 @@ def run(args: argparse.Namespace) -> int:
     days = parse_days(args.only_days) if args.only_days else None
     if args.workers is not None and args.workers < 1:
         raise SiteError("--workers must be at least 1")
-    kwargs: dict[str, Any] = {"base_url": args.base_url, "workers": args.workers}
+    base_url = args.base_url if args.base_url is not None else (os.environ.get("LIUREN_SITE_URL") or "").strip()
+    kwargs: dict[str, Any] = {"base_url": base_url or None, "workers": args.workers}
     if days is not None:
         kwargs["days"] = days
-    if args.docs is not None:
-        kwargs["docs"] = Path(args.docs)
     summary = build(Path(args.dir), args.lang or LANGS, **kwargs)
     say(f"site: {summary.pages} pages, {summary.files} files, {summary.size / 1e6:.1f} MB in {summary.seconds:.1f} s"
         f" → {Path(args.dir) / 'index.html'}")

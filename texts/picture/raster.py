@@ -16,8 +16,8 @@ try:
     from isal import isal_zlib
     from PIL import Image, ImageDraw
 except ModuleNotFoundError as error:  # Pillow (and ISA-L's deflate) are an extra; the error says which
-    raise ModuleNotFoundError("the chart as a picture needs Pillow and isal: pip install 'liuren[picture]'",
-                              name=error.name) from error
+    raise ModuleNotFoundError("the chart as a picture needs Pillow and isal, the liuren[picture] extra: "
+                              "pip install '.[picture]' in a checkout (docs/release.md)", name=error.name) from error
 
 if TYPE_CHECKING:
     from PIL._imaging import PixelAccess

@@ -2,7 +2,8 @@
 
 The 5,760 chart pages (1,440 charts × 4 languages) are the cost; they are written by a pool of
 processes, a day's 24 charts a task. Everything else (index, search, corpus, glossary, rules) is
-written by the main process from the same readings. The same input gives the same bytes: nothing
+written by the main process from the same readings and the project's words: a build needs only
+what the installed package holds. The same input gives the same bytes: nothing
 depends on the clock, the machine or the order tasks finish in.
 
 A build writes into an empty directory or over an earlier build (which it removes first: it marks
@@ -32,12 +33,10 @@ from texts.corpus import corpus
 from texts.picture.fonts import LICENCE_FILE, font_bytes
 from texts.picture.svg import FONT_FAMILY, theme_css
 from texts.reading import Reading, read
-from texts.site import charts, frame, markdown, pages, paths, search
+from texts.site import charts, frame, pages, paths, reference, search
 from texts.words import LANGS, Lang
 
 MARKER = ".liuren-site"
-DOCS = Path(__file__).resolve().parents[2] / "docs"  # docs/ of a source checkout (or an unpacked sdist)
-REPOSITORY = "https://github.com/liuren-project/liuren/blob/main/"  # where links to other repo files go
 
 
 class SiteError(ValueError):
@@ -89,25 +88,6 @@ def _chart_task(root: str, day: int, langs: tuple[Lang, ...], built: frozenset[s
             _write(Path(root), charts.chart_page(chart, lang, built), base_url)
             written += 1
     return written
-
-
-def _links(target: str) -> str:
-    """A link of docs/*.md as the site needs it: the two rendered docs to their pages, other files of
-    the repository to the repository, anchors and addresses as they are."""
-    if target.startswith(("http://", "https://", "mailto:", "#")):
-        return target
-    path, _, fragment = target.partition("#")
-    name = path.rsplit("/", 1)[-1]
-    if name in ("rules.md", "glossary.md") and "/" not in path:
-        return name.replace(".md", ".html") + (f"#{fragment}" if fragment else "")
-    parts: list[str] = []
-    for part in f"docs/{path}".split("/"):
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part not in ("", "."):
-            parts.append(part)
-    return REPOSITORY + "/".join(parts) + (f"#{fragment}" if fragment else "")
 
 
 def _stylesheet() -> str:
@@ -171,23 +151,17 @@ def build(
     *,
     base_url: str | None = None,
     days: Sequence[Pillar] = PILLARS,
-    docs: Path | str = DOCS,
     workers: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Summary:
     """Write the site into ``out``: per language an index, the chart pages of ``days`` (all 60 by
     default), a page per corpus unit, the glossary, the rules and the search; at the root the
     language list, the shared assets and (with ``base_url``) a sitemap. ``progress`` receives the
-    progress lines (default: stderr). SiteError for an unusable directory or missing docs."""
+    progress lines (default: stderr). SiteError for an unusable directory."""
     start = time.perf_counter()
     chosen = tuple(lang for lang in LANGS if lang in set(langs))
     if not chosen:
         raise SiteError(f"no language to build: give --lang among {', '.join(LANGS)}")
-    docs = Path(docs)
-    sources = {name: docs / f"{name}.md" for name in ("rules", "glossary")}
-    missing = [str(p) for p in sources.values() if not p.is_file()]
-    if missing:
-        raise SiteError(f"{', '.join(missing)} not found: build from a source checkout or pass --docs DIR")
     root = Path(out)
     _prepare(root)
 
@@ -222,8 +196,6 @@ def build(
     put_file(f"{paths.ASSETS}/fold.js", search.script("LIUREN_FOLD", search.fold_table()).encode())
     put_file(f"{paths.ASSETS}/{LICENCE_FILE}", (resources.files("texts") / "fonts" / LICENCE_FILE).read_bytes())
 
-    rules_html, _ = markdown.render(sources["rules"].read_text(encoding="utf-8"), _links)
-    glossary_html, rows = markdown.render(sources["glossary"].read_text(encoding="utf-8"), _links, row_ids=True)
     counts = {k: len(v) for k, v in quoting.items()}
     put(pages.root_page(folders))
     for lang in chosen:
@@ -231,11 +203,12 @@ def build(
         put(pages.index_page(lang, built))
         put(pages.search_page(lang, built))
         put(pages.corpus_index(lang, counts, built))
-        put(pages.doc_page(lang, "rules", "site.rules", rules_html, built))
-        put(pages.doc_page(lang, "glossary", "site.glossary", glossary_html, built))
+        put(reference.rules_page(lang, built))
+        put(reference.glossary_page(lang, built))
         for unit in corpus().units:
             put(pages.unit_page(unit, lang, quoting[unit.id], built))
-        put_file(f"{lang}/search-index.js", search.script("LIUREN_INDEX", search.index(lang, readings, rows)).encode())
+        terms = [t for _, group in reference.terms(lang) for t in group]
+        put_file(f"{lang}/search-index.js", search.script("LIUREN_INDEX", search.index(lang, readings, terms)).encode())
 
     bar = Progress(len(charts) * len(chosen), progress)
     day_indices = sorted({c.day.index for c in charts})

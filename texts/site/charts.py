@@ -14,19 +14,17 @@ import re
 
 from engine.chart import Chart, cast_classical
 from engine.classical import DAY_HOUR, NIGHT_HOUR, plate
-from engine.facts import Facts
-from engine.symbols import PILLARS, Branch
+from engine.symbols import PILLARS
 from texts.corpus import Unit, corpus
 from texts.corpus.shown import original, seed_lines, shows_translation, translation, translation_marks
 from texts.corpus.translations import english
-from texts.picture.shapes import RING_ROWS
 from texts.picture.svg import chart_svg
 from texts.reading import Entry, Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
 from texts.render import derived
 from texts.site import paths
 from texts.site.frame import ORIGINAL_LANG, SEED_TRANSLATION_LANG, Built, Page, attr, esc, page
-from texts.words import Lang, short, text
+from texts.words import Lang, text
 from texts.words.explain import chart_name, explain, show
 
 
@@ -51,71 +49,6 @@ def chart_link(source: str, lang: Lang, chart: Chart, label: str, built: Built, 
 
 def unit_link(source: str, lang: Lang, unit: Unit, label: str) -> str:
     return f'<a href="{paths.href(source, f"{lang}/{paths.unit_page(unit.id)}")}">{esc(label)}</a>'
-
-
-def _ring(chart: Chart, lang: Lang) -> str:
-    rows = []
-    for r, row in enumerate(RING_ROWS):
-        cells = []
-        for c, ch in enumerate(row):
-            if ch == " ":
-                if r == 1 and c == 1:
-                    g = chart.generals
-                    centre = text("site.chart.centre", lang, void="".join(map(str, chart.void)), noble=g.noble)
-                    cells.append(f'<td class="centre" rowspan="2" colspan="2">{esc(centre)}</td>')
-                continue
-            ground = Branch[ch]
-            heaven = chart.plate.up(ground)
-            general = chart.generals.over(ground)
-            marks = []
-            if heaven in chart.void:
-                marks.append("void")
-            if ground == chart.hour:
-                marks.append("hour")
-            cls = f' class="{" ".join(marks)}"' if marks else ""
-            cells.append(
-                f"<td{cls}><span class=\"g\">{esc(short(general, lang))}</span>"
-                f'<span class="h">{esc(heaven)}</span><span class="e">{esc(ground)}</span></td>'
-            )
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table class="ring"><caption>{esc(text("render.ring", lang))}</caption>{"".join(rows)}</table>'
-
-
-def _lessons(chart: Chart, lang: Lang) -> str:
-    order = list(reversed(chart.lessons))
-    head = "".join(f'<th scope="col">{esc(text(f"picture.lesson_number.{x.number}", lang))}</th>' for x in order)
-    rows = (
-        ("picture.lesson_row_general", [short(chart.generals.on(x.upper), lang) for x in order]),
-        ("picture.lesson_row_upper", [str(x.upper) for x in order]),
-        ("picture.lesson_row_lower", [str(x.lower) for x in order]),
-        ("picture.lesson_row_relation", [show(x.relation, lang) if x.relation else "" for x in order]),
-    )
-    body = "".join(
-        f'<tr><th scope="row">{esc(text(key, lang))}</th>' + "".join(f"<td>{esc(v)}</td>" for v in values) + "</tr>"
-        for key, values in rows
-    )
-    caption = esc(text("picture.lessons", lang))
-    return f'<table class="lessons"><caption>{caption}</caption><thead><tr><td></td>{head}</tr></thead>{body}</table>'
-
-
-def _transmissions(chart: Chart, known: Facts, lang: Lang) -> str:
-    heads = ("", text("picture.column_hidden", lang), "", text("picture.column_general", lang),
-             text("picture.column_kin", lang), "")
-    head = "".join(f'<th scope="col">{esc(h)}</th>' for h in heads)
-    rows = []
-    for step, fact in zip(chart.steps, known.steps, strict=True):
-        vigour = f" {show(fact.vigour, lang)}" if fact.vigour is not None else ""
-        void = f' <span class="void">{esc(text("render.void_mark", lang))}</span>' if step.void else ""
-        rows.append(
-            f'<tr><th scope="row">{esc(show(step.position, lang))}</th>'
-            f"<td>{esc(step.hidden_stem if step.hidden_stem is not None else '')}</td>"
-            f'<td class="branch">{esc(step.branch)}{void}</td>'
-            f"<td>{esc(show(step.general, lang))}</td><td>{esc(show(step.kin, lang) + vigour)}</td>"
-            f"<td>{esc(text('picture.on_ground', lang, branch=step.ground))}</td></tr>"
-        )
-    caption = f"{text('picture.transmissions', lang)} — {chart_name(chart.transmissions, lang)}"
-    return (f'<table class="steps"><caption>{esc(caption)}</caption><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
 
 
 def _paragraphs(value: str) -> str:
@@ -180,9 +113,6 @@ def _patterns(source: str, lang: Lang, reading: Reading) -> str:
         unit = c.pattern(p.name.name) or c.method(p.name.name)  # 昴星 … are named by their method's verse
         name = show(p.name, lang)
         items.append(f"<li>{unit_link(source, lang, unit, name) if unit is not None else esc(name)}</li>")
-    for u in reading.patterns.undecided:
-        why = text("render.undecided", lang, name=show(u.name, lang), why=explain(u.why, lang, with_seed=False))
-        items.append(f'<li class="undecided">{esc(why)}</li>')
     if not items:
         return esc(text("site.chart.patterns_none", lang))
     return '<ul class="inline">' + "".join(items) + "</ul>"
@@ -231,18 +161,20 @@ def chart_page(chart: Chart, lang: Lang, built: Built = None) -> Page:
                                  time=_time(other, lang)), built) + "</li>"
         for key, other in neighbours(chart)
     )
-    trace = "".join(f"<li>{esc(explain(w, lang))}</li>" for w in t.trace)
-    tables = text("list.sep", lang).join(text(f"picture.{k}", lang) for k in ("ring", "lessons", "transmissions"))
+    # The reading says how the 初伝 was taken; the trace section gives only what it leaves unsaid.
+    said = {s for entry in (e for section in Section for e in reading.section(section)) for s in notes(entry, lang)}
+    trace = "".join(f"<li>{esc(line)}</li>" for line in (explain(w, lang) for w in t.trace) if line not in said)
+    trace_html = (f'<section class="trace"><h2>{esc(text("site.chart.trace", lang))}</h2><ol>{trace}</ol></section>'
+                  if trace else "")
     main = (
         f"<h1>{esc(title)}</h1>"
         f'<p class="note">{esc(note)}</p>'
         f"{summary}"
-        f'<div class="chart-top"><figure class="picture">{chart_svg(chart, lang)}</figure>'
-        f'<section class="tables"><h2 class="visually-hidden">{esc(tables)}</h2>'
-        f"{_ring(chart, lang)}{_lessons(chart, lang)}{_transmissions(chart, reading.facts, lang)}</section></div>"
+        # The one drawing of the plate, lessons and 三傳: its title is the description a screen reader reads.
+        f'<figure class="picture">{chart_svg(chart, lang)}</figure>'
         f'<section class="reading"><h2>{esc(text("site.chart.reading", lang))}</h2>'
         f'<p class="reading-title">{esc(text("reading.title", lang))}</p>{_reading(path, lang, reading)}</section>'
-        f'<section class="trace"><h2>{esc(text("site.chart.trace", lang))}</h2><ol>{trace}</ol></section>'
+        f"{trace_html}"
         f'<nav class="neighbours" aria-label="{attr(text("site.chart.neighbours", lang))}">'
         f'<h2>{esc(text("site.chart.neighbours", lang))}</h2><ul>{near}</ul></nav>'
     )

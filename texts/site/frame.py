@@ -21,7 +21,6 @@ Built = frozenset[str] | None
 # What the classical original and the seed's translation are written in (for screen readers and fonts).
 ORIGINAL_LANG = "zh-Hant"
 SEED_TRANSLATION_LANG = "ja"
-DOC_LANG = "en"  # docs/*.md are written in English
 
 
 def esc(value: object) -> str:

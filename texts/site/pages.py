@@ -1,5 +1,5 @@
 """The site's other pages, in the reader's language: a corpus unit's, the corpus index, the front
-page with the table of all 1,440 charts, the documents and the search page.
+page with the table of all 1,440 charts and the search page.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from texts.corpus.shown import seed_lines
 from texts.corpus.translations import english
 from texts.site import paths
 from texts.site.charts import chart_label, chart_link, quotation, unit_link
-from texts.site.frame import DOC_LANG, ORIGINAL_LANG, SEED_TRANSLATION_LANG, Built, Page, esc, page
+from texts.site.frame import ORIGINAL_LANG, SEED_TRANSLATION_LANG, Built, Page, esc, page
 from texts.words import LANGS, Lang, text
 from texts.words.explain import chart_name
 
@@ -78,7 +78,7 @@ def corpus_index(lang: Lang, counts: dict[str, int], built: Built = None) -> Pag
     return page(path, lang, title, main, built=built)
 
 
-# -- the index, the documents and the search page --------------------------------------------
+# -- the index and the search page --------------------------------------------
 
 
 def index_page(lang: Lang, built: Built = None) -> Page:
@@ -112,14 +112,6 @@ def index_page(lang: Lang, built: Built = None) -> Page:
         f"<p>{esc(text('site.index.table_note', lang))}</p>{''.join(tables)}</section>"
     )
     return page(path, lang, text("site.home", lang), main, built=built)
-
-
-def doc_page(lang: Lang, name: str, title_key: str, body: str, built: Built = None) -> Page:
-    """A document of docs/ (written in English) under the site's chrome in ``lang``."""
-    path = f"{lang}/{name}.html"
-    note = "" if lang == DOC_LANG else f'<p class="note">{esc(text("site.in_english", lang))}</p>'
-    main = f'{note}<article lang="{DOC_LANG}">{body}</article>'
-    return page(path, lang, text(title_key, lang), main, built=built)
 
 
 def search_page(lang: Lang, built: Built = None) -> Page:

@@ -15,7 +15,6 @@ The browser folds only the query, with the same table (:func:`fold_table`).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 
 from engine.chart import Chart
@@ -26,6 +25,7 @@ from texts.corpus.translations import english
 from texts.reading import Reading
 from texts.site import paths
 from texts.site.charts import chart_label
+from texts.site.reference import Term
 from texts.words import Lang, corpus_name, term, text
 from texts.words.explain import chart_name
 
@@ -82,19 +82,13 @@ def unit_entry(unit: Unit, lang: Lang) -> Entry:
     return ["unit", title, paths.unit_page(unit.id), _names([unit.id, *keys, *shown]), fold("\n".join(texts))]
 
 
-_SPLIT = re.compile(r"[・()（）\s]+")
-
-
-def term_entries(rows: Sequence[tuple[str, list[str]]]) -> list[Entry]:
-    """The glossary's rows: found by the term (each of ``貴人 (天乙)``'s names), its reading, its gloss."""
+def term_entries(rows: Sequence[Term]) -> list[Entry]:
+    """The glossary's terms: found by their form in any of the four languages."""
     out = []
-    for anchor, cells in rows:
-        if len(cells) < 4:
-            continue
-        word, reading, pinyin, gloss = (re.sub(r"[`*]", "", c) for c in cells[:4])
-        names = [word, *(_SPLIT.split(word))]
-        title = f"{word} — {gloss}"
-        out.append(["term", title, f"glossary.html#{anchor}", _names(names), fold(" ".join((reading, pinyin, gloss)))])
+    for row in rows:
+        others = [f for f in dict.fromkeys(row.forms) if f != row.shown]
+        title = row.shown + (f" — {' / '.join(others)}" if others else "")
+        out.append(["term", title, f"glossary.html#{row.anchor}", _names([row.shown, *row.forms]), ""])
     return out
 
 
@@ -103,7 +97,7 @@ def day_entries() -> list[Entry]:
     return [["day", str(d), f"index.html#d-{d}", _names([str(d)]), ""] for d in PILLARS]
 
 
-def index(lang: Lang, charts: Sequence[tuple[Chart, Reading]], rows: Sequence[tuple[str, list[str]]]) -> list[Entry]:
+def index(lang: Lang, charts: Sequence[tuple[Chart, Reading]], rows: Sequence[Term]) -> list[Entry]:
     """The whole index of a language, in the order results are listed within a rank."""
     return [
         *(chart_entry(c, r, lang) for c, r in charts),
