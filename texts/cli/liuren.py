@@ -204,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     from texts.cli.verify import add_parser as _verify_parser  # liuren verify: texts/cli/verify.py
 
     _verify_parser(sub)
+    from texts.cli.serve import add_parser as _mcp_parser  # liuren mcp: texts/cli/serve.py, mcp.py
+
+    _mcp_parser(sub)
     return parser
 
 
@@ -298,6 +301,10 @@ def run(args: argparse.Namespace) -> int:
             from texts.cli.verify import run as verify
 
             return verify(args)
+        elif args.command == "mcp":  # texts/cli/serve.py
+            from texts.cli.serve import run as serve
+
+            return serve(args)
         elif args.command == "find":
             from texts.cli.find import find_charts
 
