@@ -21,6 +21,7 @@ FEATURES = {
     "daily": set(),
     "casebook": set(),
     "quiz": set(),
+    "verify": set(),
 }
 ENTRY_POINTS = {"bot/__init__.py", "bot/__main__.py", "bot/health.py"}  # the process edges, above everything
 MAX_LINES = 400
