@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -171,3 +172,32 @@ def test_without_the_extra_it_names_the_extra() -> None:
     done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "pip install 'liuren[mcp]'" in done.stderr
+
+
+async def test_streamable_http_on_the_loopback_by_default() -> None:
+    """`liuren mcp --http PORT` serves the same tools over the SDK's streamable HTTP, on 127.0.0.1."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as probe:  # a free port, given back before the server takes it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "texts.cli", "mcp", "--http", str(port)], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        with anyio.fail_after(30):
+            while True:  # until it listens
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    assert server.poll() is None, server.stderr.read() if server.stderr else ""
+                    await anyio.sleep(0.1)
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                result = await session.call_tool("verify_quote", {"quote": RIGHT, "paragraph": 139})
+                assert data(result)["judgement"]["verdict"] == "verbatim"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert server.stdout is not None and server.stdout.read() == b""  # its logs go to stderr
