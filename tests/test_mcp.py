@@ -97,6 +97,8 @@ async def test_the_chart_and_its_reading_are_the_clis(capsys: pytest.CaptureFixt
         assert units[1]["translations"]["en"]["translator"] == "project"
         found = await session.call_tool("search_text", {"term": "元首"})
         assert "pattern.元首重審" in data(found)["exact"]
+        missing = await session.call_tool("search_text", {"term": "量子計算"})  # found nothing: an answer
+        assert data(missing)["units"] == [] and "量子計算" in said(missing)
         schools = await session.call_tool("compare_schools", CLASSICAL)
         options = {o["option"]: o["differs"] for o in data(schools)["options"]}
         assert options["noble_table"] is True and options["shehai_depth_first"] is False

@@ -25,7 +25,7 @@ from texts.corpus import corpus
 from texts.words import LANGS, text
 
 Structured = Annotated[CallToolResult, dict[str, Any]]  # a JSON object out, or a tool error
-Lang = Annotated[str, Field(description=f"the reader's language: {', '.join(LANGS)}")]
+Lang = Annotated[str | None, Field(description=f"the reader's language: {', '.join(LANGS)} (default: ja)")]
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
@@ -55,7 +55,7 @@ def _add_chart_tools(server: MCPServer) -> None:
         noble: Annotated[str, Field(description="school: the 貴人 table, 甲牛 or 甲羊")] = "甲牛",
         birth_year: Annotated[int | None, Field(description="the querent's birth year, for 本命 and 行年")] = None,
         sex: Annotated[str | None, Field(description="the querent's sex, 男 or 女, for 行年")] = None,
-        lang: Lang = "ja",
+        lang: Lang = None,
     ) -> Structured:
         """Cast a 大六壬 chart: the JSON of `liuren cast --json` (schema versioned), and the chart as text."""
         given = _cast(when=when, zone=zone, day=day, yuejiang=yuejiang, hour=hour, day_change=day_change,
@@ -68,7 +68,7 @@ def _add_chart_tools(server: MCPServer) -> None:
         matter: Annotated[str | None, Field(description="the matter to read instead of recognising it")] = None,
         when: str | None = None, zone: str | None = None, day: str | None = None, yuejiang: str | None = None,
         hour: str | None = None, day_change: str = "23", noble: str = "甲牛", birth_year: int | None = None,
-        sex: str | None = None, lang: Lang = "ja",
+        sex: str | None = None, lang: Lang = None,
     ) -> Structured:
         """Cast a chart and read it: the 《心印賦》 units that match it, each with its seed ¶ (as
         `liuren cast --json --question Q`), and the reading as text in `lang`."""
@@ -79,7 +79,7 @@ def _add_chart_tools(server: MCPServer) -> None:
     @server.tool(annotations=_READ_ONLY, structured_output=True)
     def compare_schools(
         when: str | None = None, zone: str | None = None, day: str | None = None, yuejiang: str | None = None,
-        hour: str | None = None, day_change: str = "23", noble: str = "甲牛", lang: Lang = "ja",
+        hour: str | None = None, day_change: str = "23", noble: str = "甲牛", lang: Lang = None,
     ) -> Structured:
         """The chart under the school options in force and under each option flipped alone: which
         options change its 三伝, generals, method or 課体."""
@@ -92,7 +92,7 @@ def _add_text_tools(server: MCPServer) -> None:
     def get_passage(
         paragraph: Annotated[int | None, Field(description="the seed ¶ (1–176)")] = None,
         unit_id: Annotated[str | None, Field(description="a unit id, e.g. pattern.元首重審")] = None,
-        lang: Lang = "ja",
+        lang: Lang = None,
     ) -> Structured:
         """The 《心印賦》 at a seed ¶ or by unit id: the original as written, the seed's Japanese and
         the project's English (each labelled), the editorial notes, the ¶ numbers. Quote only this."""
@@ -100,7 +100,7 @@ def _add_text_tools(server: MCPServer) -> None:
 
     @server.tool(annotations=_READ_ONLY, structured_output=True)
     def search_text(term: Annotated[str, Field(description="a term or phrase, in any of 繁/简/日 forms")],
-                    lang: Lang = "ja") -> Structured:
+                    lang: Lang = None) -> Structured:
         """The units of the 《心印賦》 that a term names or holds (as `liuren lookup TERM`)."""
         return _answer(lambda: tools.search_text(term, lang))
 
@@ -108,7 +108,7 @@ def _add_text_tools(server: MCPServer) -> None:
     def verify_quote(
         quote: Annotated[str, Field(description="the quotation; punctuation and spaces are ignored")],
         paragraph: Annotated[int | None, Field(description="the seed ¶ the quotation claims")] = None,
-        lang: Lang = "ja",
+        lang: Lang = None,
     ) -> Structured:
         """Is a quotation of the 《心印賦》 verbatim? Where does it really stand (¶, unit)? If not
         verbatim, the closest passage with the differing characters in 【】; a translation is named so."""
@@ -117,7 +117,7 @@ def _add_text_tools(server: MCPServer) -> None:
     @server.tool(annotations=_READ_ONLY, structured_output=True)
     def check_citations(
         text: Annotated[str, Field(description="a draft: its quotations (「」『』“”\"\") and ¶ references")],
-        lang: Lang = "ja",
+        lang: Lang = None,
     ) -> Structured:
         """Every quotation and ¶ reference of a text judged: verbatim at the claimed ¶, verbatim
         elsewhere, a translation, altered (with the diff) or not in the text."""
@@ -145,7 +145,7 @@ def _add_resources(server: MCPServer) -> None:
         return text("mcp.guide", tools.reader_of(lang))
 
     @server.prompt()
-    def read_for_question(question: str, lang: str = "ja") -> str:
+    def read_for_question(question: str, lang: str | None = None) -> str:
         """Cast, read, quote only what get_passage returns, and check the draft's citations."""
         reader = tools.reader_of(lang)
         return text("mcp.prompt", reader, question=question, language=text("language.name", reader))

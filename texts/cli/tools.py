@@ -9,12 +9,14 @@ versioned); the judgements' JSON is texts/corpus/verdicts.py's (versioned too).
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from engine.chart import CastError
 from engine.schema import SCHEMA_VERSION, to_dict
 from engine.school import School
+from engine.terms import FIRST_YEAR, LAST_YEAR
 from texts.cli.cast import chart_and_facts, chart_json, school_from
 from texts.cli.lookup import find, format_unit, not_found
 from texts.corpus import Unit, corpus
@@ -23,7 +25,7 @@ from texts.corpus.shown import original, unit_translations
 from texts.corpus.verdicts import SCHEMA, judgement_text, report_json, report_text, verify_json
 from texts.corpus.verify import verify_quote
 from texts.render import render_text
-from texts.words import LANGS, Lang
+from texts.words import LANGS, Lang, language_of
 from texts.words.schools import school_line
 
 if TYPE_CHECKING:  # the matter reading is imported by read_chart, not by every start
@@ -34,7 +36,10 @@ CAST_FIELDS = ("when", "zone", "day", "yuejiang", "hour", "day_change", "noble",
                "shehai_depth", "maoxing_by_day", "tengshe_whenever_seen", "birth_year", "sex")
 
 
-def reader_of(lang: str) -> Lang:
+def reader_of(lang: str | None) -> Lang:
+    """The language asked for; None: the CLI's default ($LIUREN_LANG, else ja). ValueError for another."""
+    if lang is None:
+        return language_of(os.environ.get("LIUREN_LANG") or "ja")
     chosen = next((x for x in LANGS if x == lang), None)
     if chosen is None:
         raise ValueError(f"argument --lang: invalid choice: {lang!r} (choose from {', '.join(LANGS)})")
@@ -53,11 +58,8 @@ def _namespace(cast: dict[str, Any], lang: Lang) -> argparse.Namespace:
     if sex is not None and sex not in ("男", "女"):
         raise CastError(f"argument --sex: invalid choice: {sex!r} (choose from '男', '女')")
     year = cast.get("birth_year")
-    if year is not None:
-        from engine.terms import FIRST_YEAR, LAST_YEAR
-
-        if not FIRST_YEAR <= year <= LAST_YEAR:
-            raise CastError(f"argument --birth-year: {year} is outside {FIRST_YEAR}–{LAST_YEAR}")
+    if year is not None and not FIRST_YEAR <= year <= LAST_YEAR:
+        raise CastError(f"argument --birth-year: {year} is outside {FIRST_YEAR}–{LAST_YEAR}")
     return argparse.Namespace(
         when=cast.get("when"), at=None, tz=cast.get("zone"), day=cast.get("day"), yuejiang=cast.get("yuejiang"),
         hour=cast.get("hour"), day_change=day_change, noble=noble,
@@ -67,14 +69,14 @@ def _namespace(cast: dict[str, Any], lang: Lang) -> argparse.Namespace:
     )
 
 
-def cast_chart(cast: dict[str, Any], lang: str = "ja") -> Result:
+def cast_chart(cast: dict[str, Any], lang: str | None = None) -> Result:
     """The chart, as ``liuren cast --json`` gives it, and as ``liuren cast`` prints it."""
     reader = reader_of(lang)
     chart, known = chart_and_facts(_namespace(cast, reader))
     return chart_json(chart, known, reader, None), render_text(chart, reader, with_trace=False, known=known)
 
 
-def read_chart(cast: dict[str, Any], question: str | None, matter: str | None, lang: str = "ja") -> Result:
+def read_chart(cast: dict[str, Any], question: str | None, matter: str | None, lang: str | None = None) -> Result:
     """The chart with its reading (the matters of ``question`` or ``matter`` first), as
     ``liuren cast --json --reading [--question Q] [--matter M]`` gives it, and as text."""
     from texts.matters.recognise import GENERAL, MATTERS
@@ -115,7 +117,7 @@ def unit_json(u: Unit, lang: Lang) -> dict[str, Any]:
     }
 
 
-def get_passage(paragraph: int | None, unit_id: str | None, lang: str = "ja") -> Result:
+def get_passage(paragraph: int | None, unit_id: str | None, lang: str | None = None) -> Result:
     """The units of seed ¶ ``paragraph``, or the unit ``unit_id``: the original as written, the
     seed's Japanese and the project's English (each labelled by its translator), the notes, the ¶."""
     reader = reader_of(lang)
@@ -128,26 +130,26 @@ def get_passage(paragraph: int | None, unit_id: str | None, lang: str = "ja") ->
     return data, "\n\n".join(format_unit(u, None, reader) for u in units)
 
 
-def search_text(term: str, lang: str = "ja") -> Result:
+def search_text(term: str, lang: str | None = None) -> Result:
     """The units a term names or holds, as ``liuren lookup TERM``: the exact ones, then the others."""
     reader = reader_of(lang)
     if not term.strip():
         raise LookupError("the term is empty: give a word of the text, a method, a pattern or a general")
     exact, others = find(corpus(), [term])
-    if not exact and not others:
-        raise LookupError(not_found(corpus(), [term], reader))
+    if not exact and not others:  # nothing found is an answer, not bad input: said as `liuren lookup` says it
+        return {"schema": SCHEMA, "exact": [], "mentions": [], "units": []}, not_found(corpus(), [term], reader)
     data = {"schema": SCHEMA, "exact": [u.id for u in exact], "mentions": [u.id for u in others],
             "units": [unit_json(u, reader) for u in (*exact, *others)]}
     return data, "\n\n".join(format_unit(u, None, reader) for u in exact or others)
 
 
-def verify(quote: str, paragraph: int | None, lang: str = "ja") -> Result:
+def verify(quote: str, paragraph: int | None, lang: str | None = None) -> Result:
     """One quotation judged, as ``liuren verify QUOTE [--paragraph N] --json``."""
     judgement = verify_quote(quote, paragraph)
     return verify_json(judgement), judgement_text(judgement, reader_of(lang))
 
 
-def citations(draft: str, lang: str = "ja") -> Result:
+def citations(draft: str, lang: str | None = None) -> Result:
     """Every quotation and ¶ of a text judged, as ``liuren verify --file TEXT --json``."""
     report = check_citations(draft)
     return report_json(report), report_text(report, reader_of(lang))
@@ -173,7 +175,7 @@ def _outcome(args: argparse.Namespace) -> dict[str, Any]:
             "patterns": [p["name"] for p in data["patterns"]]}
 
 
-def compare_schools(cast: dict[str, Any], lang: str = "ja") -> Result:
+def compare_schools(cast: dict[str, Any], lang: str | None = None) -> Result:
     """The chart under the school options in force, and under each option flipped alone: which
     options change its 三伝, generals, method or 課体 (docs/rules.md's school options)."""
     reader = reader_of(lang)
