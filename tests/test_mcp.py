@@ -86,6 +86,10 @@ async def test_the_chart_and_its_reading_are_the_clis(capsys: pytest.CaptureFixt
         status, out, _ = cli(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--json"], capsys)
         assert status == 0 and cast.structured_content == json.loads(out)
         assert said(cast).startswith("甲子日 午時 月将亥")
+        school = await session.call_tool("cast_chart", {**CLASSICAL, "school": {"noble": "甲羊", "shehai_depth": True}})
+        _, out, _ = cli(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--noble", "甲羊",
+                         "--shehai-depth", "--json"], capsys)
+        assert data(school) == json.loads(out) and data(school) != data(cast)
         read = await session.call_tool("read_chart", {**CLASSICAL, "question": "財布をなくしました", "lang": "en"})
         status, out, _ = cli(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--json",
                               "--question", "財布をなくしました", "--lang", "en"], capsys)
@@ -135,6 +139,8 @@ async def test_bad_input_is_a_tool_error_with_the_clis_line(capsys: pytest.Captu
         assert huge.is_error and "at most 100000" in said(huge) and "\n" not in said(huge)
         bad_lang = await session.call_tool("verify_quote", {"quote": RIGHT, "lang": "fr"})
         assert bad_lang.is_error and said(bad_lang).startswith("liuren: error: ")
+        odd = await session.call_tool("cast_chart", {**CLASSICAL, "school": {"noble": "甲猫"}})
+        assert odd.is_error and "甲牛" in said(odd) and "\n" not in said(odd)
         nowhere = await session.call_tool("get_passage", {"paragraph": 9999})
         assert nowhere.is_error
         still = await session.call_tool("verify_quote", {"quote": RIGHT})  # the server keeps serving

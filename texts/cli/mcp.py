@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resources import FunctionResource
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from texts.cli import tools
 from texts.cli.errors import one_line
@@ -39,51 +39,60 @@ def _answer(job: Callable[[], tools.Result]) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=said)], structured_content=data)
 
 
-def _cast(**given: Any) -> dict[str, Any]:
-    return {k: v for k, v in given.items() if v is not None}
+class SchoolOptions(BaseModel):
+    """The school options, as `liuren cast` takes them (docs/rules.md#school-options); the defaults are its."""
+
+    day_change: str = Field(default="23", description="the day pillar changes at 23 (子初換日) or 0 (midnight)")
+    noble: str = Field(default="甲牛", description="the 貴人 table: 甲牛 or 甲羊")
+    fuyin_repeat_clash: bool = Field(default=False, description="伏吟: 末 = 沖(中) when 刑(中) would repeat 初")
+    shehai_depth: bool = Field(default=False, description="渉害: count the classical depth before the 孟仲 rule")
+    maoxing_by_day: bool = Field(default=False, description="昴星: name 虎視転蓬/冬蛇掩目 by 剛日/柔日")
+    tengshe_whenever_seen: bool = Field(default=False, description="騰蛇: its opening bears whenever it rides a 伝")
+
+
+When = Annotated[str | None, Field(description="the moment: 2026-11-29 14:00, 14:00, now … (or day, yuejiang, hour)")]
+Zone = Annotated[str | None, Field(description="IANA time zone of the moment (default $LIUREN_TZ, else Asia/Tokyo)")]
+Day = Annotated[str | None, Field(description="day pillar, e.g. 甲子 (with yuejiang and hour: no calendar)")]
+Yuejiang = Annotated[str | None, Field(description="月将 branch, e.g. 亥")]
+Hour = Annotated[str | None, Field(description="hour branch, e.g. 午")]
+BirthYear = Annotated[int | None, Field(description="the querent's birth year (1900–2100), for 本命 and 行年")]
+Sex = Annotated[str | None, Field(description="the querent's sex, 男 or 女, for 行年")]
+
+
+def _cast(school: SchoolOptions | None, **given: Any) -> dict[str, Any]:
+    """The arguments of texts/cli/tools.py's chart tools: those given, and the school options."""
+    return {k: v for k, v in given.items() if v is not None} | (school or SchoolOptions()).model_dump()
 
 
 def _add_chart_tools(server: MCPServer) -> None:
     @server.tool(annotations=_READ_ONLY, structured_output=True)
-    def cast_chart(
-        when: Annotated[str | None, Field(description="the moment: 2026-11-29 14:00, 14:00, now …")] = None,
-        zone: Annotated[str | None, Field(description="IANA time zone of the moment (default Asia/Tokyo)")] = None,
-        day: Annotated[str | None, Field(description="day pillar, e.g. 甲子 (with yuejiang and hour)")] = None,
-        yuejiang: Annotated[str | None, Field(description="月将 branch, e.g. 亥")] = None,
-        hour: Annotated[str | None, Field(description="hour branch, e.g. 午")] = None,
-        day_change: Annotated[str, Field(description="school: the day changes at 23 or 0")] = "23",
-        noble: Annotated[str, Field(description="school: the 貴人 table, 甲牛 or 甲羊")] = "甲牛",
-        birth_year: Annotated[int | None, Field(description="the querent's birth year, for 本命 and 行年")] = None,
-        sex: Annotated[str | None, Field(description="the querent's sex, 男 or 女, for 行年")] = None,
-        lang: Lang = None,
-    ) -> Structured:
+    def cast_chart(when: When = None, zone: Zone = None, day: Day = None, yuejiang: Yuejiang = None, hour: Hour = None,
+                   school: SchoolOptions | None = None, birth_year: BirthYear = None, sex: Sex = None,
+                   lang: Lang = None) -> Structured:
         """Cast a 大六壬 chart: the JSON of `liuren cast --json` (schema versioned), and the chart as text."""
-        given = _cast(when=when, zone=zone, day=day, yuejiang=yuejiang, hour=hour, day_change=day_change,
-                      noble=noble, birth_year=birth_year, sex=sex)
+        given = _cast(school, when=when, zone=zone, day=day, yuejiang=yuejiang, hour=hour, birth_year=birth_year,
+                      sex=sex)
         return _answer(lambda: tools.cast_chart(given, lang))
 
     @server.tool(annotations=_READ_ONLY, structured_output=True)
     def read_chart(
         question: Annotated[str | None, Field(description="the question asked; its matter is read first")] = None,
         matter: Annotated[str | None, Field(description="the matter to read instead of recognising it")] = None,
-        when: str | None = None, zone: str | None = None, day: str | None = None, yuejiang: str | None = None,
-        hour: str | None = None, day_change: str = "23", noble: str = "甲牛", birth_year: int | None = None,
-        sex: str | None = None, lang: Lang = None,
+        when: When = None, zone: Zone = None, day: Day = None, yuejiang: Yuejiang = None, hour: Hour = None,
+        school: SchoolOptions | None = None, birth_year: BirthYear = None, sex: Sex = None, lang: Lang = None,
     ) -> Structured:
         """Cast a chart and read it: the 《心印賦》 units that match it, each with its seed ¶ (as
         `liuren cast --json --question Q`), and the reading as text in `lang`."""
-        given = _cast(when=when, zone=zone, day=day, yuejiang=yuejiang, hour=hour, day_change=day_change,
-                      noble=noble, birth_year=birth_year, sex=sex)
+        given = _cast(school, when=when, zone=zone, day=day, yuejiang=yuejiang, hour=hour, birth_year=birth_year,
+                      sex=sex)
         return _answer(lambda: tools.read_chart(given, question, matter, lang))
 
     @server.tool(annotations=_READ_ONLY, structured_output=True)
-    def compare_schools(
-        when: str | None = None, zone: str | None = None, day: str | None = None, yuejiang: str | None = None,
-        hour: str | None = None, day_change: str = "23", noble: str = "甲牛", lang: Lang = None,
-    ) -> Structured:
+    def compare_schools(when: When = None, zone: Zone = None, day: Day = None, yuejiang: Yuejiang = None,
+                        hour: Hour = None, school: SchoolOptions | None = None, lang: Lang = None) -> Structured:
         """The chart under the school options in force and under each option flipped alone: which
         options change its 三伝, generals, method or 課体."""
-        given = _cast(when=when, zone=zone, day=day, yuejiang=yuejiang, hour=hour, day_change=day_change, noble=noble)
+        given = _cast(school, when=when, zone=zone, day=day, yuejiang=yuejiang, hour=hour)
         return _answer(lambda: tools.compare_schools(given, lang))
 
 
