@@ -21,6 +21,7 @@ FEATURES = {
     "daily": set(),
     "casebook": set(),
     "quiz": set(),
+    "verify": set(),
 }
 ENTRY_POINTS = {"bot/__init__.py", "bot/__main__.py", "bot/health.py"}  # the process edges, above everything
 MAX_LINES = 400
@@ -321,3 +322,28 @@ def test_one_definition_of_each_shared_helper_in_bot() -> None:
                 assert not reached or where == "bot/core/words.py", f"{where} imports texts' {sorted(reached)}"
     for name, home in homes.items():
         assert defined[name] == ([home] if home else []), f"{name} defined in {defined[name]}"
+
+
+# The MCP SDK is the [mcp] extra: one module of the terminal apps imports it, and only the command
+# that serves imports that module, so every other start of `liuren` (and the bot) runs without it.
+MCP_SDK = {"mcp", "mcp_types", "pydantic"}
+MCP_HOME = "texts/cli/mcp.py"
+MCP_CALLER = "texts/cli/serve.py"
+
+
+def test_only_the_cli_reaches_the_mcp_sdk() -> None:
+    for package in ALLOWED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            where = path.relative_to(ROOT).as_posix()
+            tree = parsed(path)
+            names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+            names |= {n.module.split(".")[0] for n in ast.walk(tree)
+                      if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module}
+            if where != MCP_HOME:
+                assert not names & MCP_SDK, f"{where} imports the MCP SDK {sorted(names & MCP_SDK)}"
+            reaches = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+            reaches |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+            reaches |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+                        for a in n.names}
+            if where != MCP_CALLER:
+                assert "texts.cli.mcp" not in reaches, f"{where} imports texts.cli.mcp: only {MCP_CALLER} does"

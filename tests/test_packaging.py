@@ -32,7 +32,7 @@ EXTRAS: dict[str, list[str]] = PROJECT["optional-dependencies"]
 
 # Import names of the packages the core install must do without, by the extra that brings each.
 OPTIONAL = {"discord": "bot", "aiohttp": "bot", "platformdirs": "bot", "PIL": "picture", "isal": "picture",
-            "psycopg": "postgres", "psycopg_pool": "postgres", "fontTools": "test"}
+            "psycopg": "postgres", "psycopg_pool": "postgres", "fontTools": "test", "mcp": "mcp", "mcp_types": "mcp"}
 
 # Run in a fresh interpreter: these packages cannot be imported (as if not installed), then the
 # core work, then which of them got imported anyway.
@@ -69,7 +69,8 @@ from texts.cli import main
 for argv in (["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--reading"],
              ["cast", "--at", "2026-11-29 14:00", "--tz", "Asia/Tokyo", "--reading", "--lang", "zh-CN"],
              ["cast", "--at", "下午2点", "--json"],
-             ["lookup", "贵人", "子"]):
+             ["lookup", "贵人", "子"],
+             ["verify", "元首象天，重审法地", "--paragraph", "139"]):
     assert main(argv) == 0, argv
 """
     done = run_blocked(body)
@@ -98,7 +99,8 @@ def test_every_core_module_imports_without_the_optional_packages(package: str) -
     # The picture's painting, and the study site and the command that draw with its fonts, need Pillow.
     drawing = ("texts.picture.", "texts.site", "texts.cli.picture")
     pure = ("texts.picture.alt", "texts.picture.layout", "texts.picture.shapes")
-    modules = sorted(m for m in named if not m.startswith(drawing) or m in pure)
+    served = ("texts.cli.mcp",)  # the MCP server: the [mcp] extra's SDK (texts/cli/serve.py imports it to serve)
+    modules = sorted(m for m in named if (not m.startswith(drawing) or m in pure) and m not in served)
     assert len(modules) > 10
     done = run_blocked(f"import importlib\nfor m in {modules!r}:\n    importlib.import_module(m)\n")
     assert done.returncode == 0, done.stderr
@@ -120,6 +122,7 @@ def test_dependencies_are_the_cores_and_each_extra_brings_its_part() -> None:
     assert requirement_names(EXTRAS["postgres"]) == {"psycopg", "psycopg-pool"}
     # the suite tests everything, so `pip install -e ".[test]"` (the README's command) installs it all
     assert "liuren[bot,postgres]" in EXTRAS["test"]
+    assert "liuren[mcp]" in EXTRAS["test"] and requirement_names(EXTRAS["mcp"]) == {"mcp"}  # liuren mcp's SDK
     for module, extra in OPTIONAL.items():
         assert extra in EXTRAS, (module, extra)
 

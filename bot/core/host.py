@@ -37,7 +37,7 @@ __all__ = ["EXTENSIONS", "LiurenBot", "host_of", "make_bot"]
 log = logging.getLogger("bot")
 
 # The features, each a package with its cogs (bot/<feature>/__init__.py has the setup).
-EXTENSIONS = ("bot.study", "bot.daily", "bot.settings", "bot.quiz", "bot.casebook")
+EXTENSIONS = ("bot.study", "bot.daily", "bot.settings", "bot.quiz", "bot.casebook", "bot.verify")
 
 
 def _utc_now() -> datetime:

@@ -206,6 +206,12 @@ def build_parser() -> argparse.ArgumentParser:
     from texts.cli.site import add_parser as _site_parser
 
     _site_parser(sub)
+    from texts.cli.verify import add_parser as _verify_parser  # liuren verify: texts/cli/verify.py
+
+    _verify_parser(sub)
+    from texts.cli.serve import add_parser as _mcp_parser  # liuren mcp: texts/cli/serve.py, mcp.py
+
+    _mcp_parser(sub)
     return parser
 
 
@@ -296,6 +302,14 @@ def run(args: argparse.Namespace) -> int:
             from texts.cli.site import run as site
 
             return site(args)
+        elif args.command == "verify":  # texts/cli/verify.py
+            from texts.cli.verify import run as verify
+
+            return verify(args)
+        elif args.command == "mcp":  # texts/cli/serve.py
+            from texts.cli.serve import run as serve
+
+            return serve(args)
         elif args.command == "find":
             from texts.cli.find import find_charts
 
