@@ -24,7 +24,7 @@ from texts.corpus import Corpus, Unit
 from texts.corpus.shown import original, seed_lines, translation_lines
 from texts.matters.recognise import MATTERS, Matter
 from texts.matters.table import TABLE, Ground
-from texts.words import Lang, term, text, words
+from texts.words import Lang, corpus_name, term, text, words
 from texts.words.explain import show
 
 __all__ = ["Phrases", "QuoteText", "cite", "grounds_sentence", "phrases", "quote_text"]
@@ -102,7 +102,8 @@ def grounds_sentence(grounds: tuple[Ground, ...], lang: Lang, texts: Corpus) -> 
 def quote_text(unit: Unit, lang: Lang) -> QuoteText:
     """``unit`` as :class:`QuoteText` (texts.corpus.shown's original, ¶ and translation lines)."""
     names = tuple(
-        None if (name := unit.name_on(b)) is None else text("matter.line_name", lang, name=name) for b in BRANCHES
+        None if (name := unit.name_on(b)) is None else text("matter.line_name", lang, name=corpus_name(name, lang))
+        for b in BRANCHES
     )
     under = tuple(f"      {s}" for s in translation_lines(unit, lang))  # English readers' too
     return QuoteText(unit, original(unit, lang), seed_lines(unit), under, names)
