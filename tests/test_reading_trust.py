@@ -508,7 +508,7 @@ def test_the_placement_rule_never_stands_in_for_the_nobles_meaning() -> None:
 STATED = frozenset({"kin", "vigour", "void", "hidden_stem", "seat"})
 # Notes that refer to the seed (their template cites the ¶) or to the reading itself.
 CITING = frozenset({"no_verse", "no_line_天空", "no_rule_line", "hidden_chant_search_順", "hidden_chant_search_逆",
-                    "noble_opening"})
+                    "noble_opening", "named_in"})
 REFERRING = frozenset({"name", "name_framed", "pattern", "rides", "stands_on", "same_fact", "same_as", "undecided",
                        "method", "quoted_above", "excluded", "lodging", "no_line_on"})
 
