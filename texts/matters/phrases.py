@@ -13,6 +13,7 @@ between charts; one set is kept per language and corpus (a few).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -21,13 +22,15 @@ from engine.facts import vigour
 from engine.symbols import BRANCHES, STEMS
 from engine.terms import GENERALS, General, Position, Seat
 from texts.corpus import Corpus, Unit
+from texts.corpus.normalize import normalize
 from texts.corpus.shown import original, seed_lines, sic_lines, translation_lines
 from texts.matters.recognise import MATTERS, Matter
 from texts.matters.table import TABLE, Ground
-from texts.words import Lang, corpus_name, term, text, words
+from texts.memo import remember
+from texts.words import LANGS, Lang, corpus_name, term, text, words
 from texts.words.explain import show
 
-__all__ = ["Phrases", "QuoteText", "cite", "grounds_sentence", "grounds_shown", "phrases", "quote_text"]
+__all__ = ["Phrases", "QuoteText", "cite", "grounds_sentence", "grounds_shown", "matter_named", "phrases", "quote_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,32 @@ class Phrases:
         """``matter.<key>`` formatted, as texts.words.text would."""
         template = self.word[key]
         return template.format(**values) if values else template
+
+
+def matter_named(name: str) -> Matter | None:
+    """The matter a ``matter`` option names: one of the fifteen keys or ``general`` (None), or a
+    matter as any language prints it (婚姻, 婚姻, 婚姻, "marriage (婚姻)", its parts: 病 of 病・喪,
+    "marriage"), compared folded; ``ValueError`` naming the keys otherwise."""
+    try:
+        return Matter.parse(name)
+    except ValueError:
+        found = _named().get(normalize(name.strip()))
+        if found is None:
+            raise
+        return found
+
+
+@remember()
+def _named() -> dict[str, Matter]:
+    """Every printed name of a matter, and each part of it, folded (a part two matters share is left out)."""
+    named: dict[str, set[Matter]] = {}
+    for lang in LANGS:
+        for m in MATTERS:
+            shown = term(m, lang)
+            for part in (shown, *re.split(r"[()（）・、·,]\s*|\s+\(", shown)):
+                if part.strip():
+                    named.setdefault(normalize(part.strip()), set()).add(m)
+    return {k: next(iter(v)) for k, v in named.items() if len(v) == 1}
 
 
 def cite(g: Ground, lang: Lang, texts: Corpus) -> str:

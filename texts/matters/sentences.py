@@ -165,7 +165,9 @@ def _steps(section: MatterSection, lang: Lang, p: Phrases) -> list[_Step]:
         decided = p.t("decided_by", words=p.word["words_sep"].join(section.words))
     else:
         decided = p.word["chosen"]
-    out: list[_Step] = [((decided,), p.heading[section.matter], None, None, 1)]
+    heading = p.t("person_heading", person=p.word["person"], matter=p.matter[section.matter]) if section.person \
+        else p.heading[section.matter]
+    out: list[_Step] = [((decided,), heading, None, None, 1)]
     if not section.spirits:
         out.append(((p.word["no_spirit"],), None, None, None, 1))
     for s in section.spirits:
@@ -225,6 +227,12 @@ def render_matters(sections: Sequence[MatterSection], lang: Lang) -> str:
             if said:
                 lines.append("      ※ " + "\n      ※ ".join(said))
     return "\n".join(lines)
+
+
+def unrecognised(lang: Lang, option: str) -> str:
+    """The line said when a question named no matter (§9.4): the general reading only, and how to
+    choose one (``option``: the matter option as the reader's front end shows it, ``--matter``)."""
+    return text("matter.none", lang, option=option)
 
 
 def matter_json(section: MatterSection) -> dict[str, object]:
