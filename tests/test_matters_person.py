@@ -24,7 +24,7 @@ from texts.matters.phrases import matter_named
 from texts.matters.recognise import MATTERS, Matter, recognise
 from texts.matters.sentences import items, render_matters, unrecognised
 from texts.matters.values import answer
-from texts.words import LANGS, term, text
+from texts.words import LANGS, Lang, term, text
 
 MOTHER = "母の病気は治りますか"
 
@@ -79,9 +79,9 @@ def test_the_added_stop_words_keep_shorter_keywords_quiet(question: str) -> None
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_question_with_no_matter_is_told_so_in_one_line(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_question_with_no_matter_is_told_so_in_one_line(lang: Lang, capsys: pytest.CaptureFixture[str]) -> None:
     """§9.4: "says in one line when no matter was recognised (with the `matter` option's name …)"."""
-    line = unrecognised(lang, "--matter")  # type: ignore[arg-type]
+    line = unrecognised(lang, "--matter")
     assert "--matter" in line and "\n" not in line
     base = ["cast", "--day", "甲子", "--yuejiang", "寅", "--hour", "午", "--lang", lang]
     assert cli_main([*base, "--question", "What will the weather be?"]) == 0
