@@ -106,3 +106,16 @@ def test_the_matter_option_takes_the_names_a_reply_prints(capsys: pytest.Capture
     assert chosen == capsys.readouterr().out
     shown = render_matters(answer(cast_classical("甲子", "寅", "午"), matter="marriage").matters, "ja")
     assert shown in chosen
+
+
+def test_the_bots_matter_option_takes_the_printed_names_too() -> None:
+    import asyncio
+    from typing import Any, cast
+
+    from bot.core.options import MatterOption
+
+    option = MatterOption()
+    nobody = cast(Any, None)  # the transform reads only the value
+    assert asyncio.run(option.transform(nobody, "婚姻")) == "marriage"
+    assert asyncio.run(option.transform(nobody, "illness and mourning (病·喪)")) == "illness"
+    assert asyncio.run(option.transform(nobody, "general")) == "general"
