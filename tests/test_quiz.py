@@ -248,7 +248,7 @@ def test_the_board_hides_the_answer() -> None:
             if q.kind is Kind.GENERAL:  # the ring and the lessons would show where each 天将 stands
                 assert not any(g in board for g in "貴蛇雀合勾龍空虎常玄陰后")
             elif q.kind not in (Kind.MIDDLE, Kind.FINAL):
-                # the 剋賊 row would give 元首/重審 away (issue 19), and the 初伝 it is taken from
+                # the 剋賊 row would give 元首/重審 away, and the 初伝 it is taken from
                 rows = lessons(q.chart, lang).split("\n")
                 assert ring(q.chart, lang) in board and "\n".join(rows[:-1]) in board
                 assert text("render.relation_row", lang) not in board

@@ -17,7 +17,7 @@ from discord import app_commands
 from engine.symbols import BRANCHES, PILLARS, Branch, Pillar, parse_branch
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
 from texts.matters.phrases import matter_named
-from texts.matters.recognise import GENERAL, MATTERS  # issue 18
+from texts.matters.recognise import GENERAL, MATTERS
 
 from .embeds import clip
 from .errors import ReplyError
