@@ -186,6 +186,10 @@ _SEED: dict[Rule, tuple[int, ...]] = {
     Rule.P_励徳: (171,), Rule.P_乱首: (171,), Rule.P_稼穡: (171,), Rule.P_三合: (171, 175),
 }
 assert set(_SEED) == set(Rule), set(Rule) - set(_SEED)
+# ¶171 names only 曲直 (亥卯未); ¶175 names 従革, 炎上 and 潤下. A 三合 reason cites its own ¶, the
+# rule without values (a list of rules) both.
+_WOOD = (Branch.亥, Branch.卯, Branch.未)
+_TRIAD_SEED: dict[bool, tuple[int, ...]] = {True: (171,), False: (175,)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +202,8 @@ class Why:
     @property
     def seed(self) -> tuple[int, ...]:
         """The seed paragraphs (¶) that state the rule; empty where the seed is silent (docs/rules.md decides)."""
+        if self.rule is Rule.P_三合 and self.values:
+            return _TRIAD_SEED[self["triad"] == _WOOD]
         return _SEED[self.rule]
 
     @property

@@ -399,7 +399,7 @@ async def test_translator_gives_japanese_and_chinese_over_an_english_default() -
 
 
 def test_gloss() -> None:
-    assert i18n.gloss("反吟・重審") == "反吟・重審 (Reversed Chant · Repeated Scrutiny)"
+    assert i18n.gloss("反吟・重審") == "反吟・重審 (Return Chant · Repeated Examination)"
     assert i18n.gloss("未知") == "未知"
 
 

@@ -497,7 +497,8 @@ def test_every_chart_and_every_matter(table: str) -> None:
                                                                   school=School(noble_table="甲牛")).generals:
             continue
         reply = answer(chart, question=EVERY_QUESTION)
-        assert [m.matter for m in reply.matters] == list(MATTERS)
+        # §9.4 amended: 母 names the person asked about, read after every other matter
+        assert [m.matter for m in reply.matters] == [*(m for m in MATTERS if m is not Matter.woman), Matter.woman]
         _check_quotes(chart, reply.matters)
         ids = reply.units()
         assert len(ids) == len(set(ids)), (chart.day, chart.yuejiang, chart.hour)

@@ -23,7 +23,6 @@ from texts.cli import main as cli_main
 from texts.cli.quiz import Score, play
 from texts.quiz import (
     LEVEL_TOPICS,
-    METHOD_PATTERNS,
     Kind,
     Level,
     Question,
@@ -248,8 +247,8 @@ def test_the_board_hides_the_answer() -> None:
             assert chart_name(q.chart.transmissions, lang) not in board
             if q.kind is Kind.GENERAL:  # the ring and the lessons would show where each 天将 stands
                 assert not any(g in board for g in "貴蛇雀合勾龍空虎常玄陰后")
-            elif q.kind is Kind.METHOD or (q.kind is Kind.PATTERN and q.answer in METHOD_PATTERNS):
-                # the 剋賊 row would give 元首/重審 away
+            elif q.kind not in (Kind.MIDDLE, Kind.FINAL):
+                # the 剋賊 row would give 元首/重審 away, and the 初伝 it is taken from
                 rows = lessons(q.chart, lang).split("\n")
                 assert ring(q.chart, lang) in board and "\n".join(rows[:-1]) in board
                 assert text("render.relation_row", lang) not in board

@@ -507,7 +507,7 @@ def test_the_placement_rule_never_stands_in_for_the_nobles_meaning() -> None:
 STATED = frozenset({"kin", "vigour", "void", "hidden_stem", "seat"})
 # Notes that refer to the seed (their template cites the ¶) or to the reading itself.
 CITING = frozenset({"no_verse", "no_line_天空", "no_rule_line", "hidden_chant_search_順", "hidden_chant_search_逆",
-                    "noble_opening"})
+                    "noble_opening", "named_in"})
 REFERRING = frozenset({"name", "name_framed", "pattern", "rides", "stands_on", "same_fact", "same_as", "undecided",
                        "method", "quoted_above", "excluded", "lodging", "no_line_on"})
 
@@ -577,9 +577,10 @@ def test_the_method_question_hides_the_overcoming_row(lang: Lang) -> None:
         assert str(chart.lessons[0].upper) in board  # the lessons themselves are still shown
 
 
-def test_the_initial_question_still_shows_the_row() -> None:
+def test_a_question_that_gives_the_initial_still_shows_the_row() -> None:
+    # the initial question hides it now: the row marks the lesson the 初伝 is taken from
     chart = CHARTS[0]
-    q = ask(chart, Kind.INITIAL, random.Random(1))
+    q = ask(chart, Kind.MIDDLE, random.Random(1))
     assert text("render.relation_row", "ja") in render_board(q, "ja")
 
 

@@ -20,6 +20,7 @@ from types import MappingProxyType
 import discord
 from discord import app_commands
 
+from engine.terms import Frame, Method, PatternName
 from texts import words as shared
 from texts.words import LANGS, Lang
 
@@ -29,7 +30,6 @@ __all__ = ["GLOSSES", "LANGS", "TEXTS", "Lang", "Translator", "as_lang", "gloss"
 # The Discord locales given a translation of their own (the English default serves every other one).
 _BY_LOCALE: dict[str, Lang] = {"ja": "ja", "zh-TW": "zh-TW", "zh-CN": "zh-CN"}
 _PREFIX = "bot."
-_GLOSS = "bot.gloss."
 
 
 def language_of(locale: discord.Locale | str | None) -> Lang:
@@ -52,22 +52,23 @@ def as_lang(value: str | None) -> Lang | None:
 def _texts() -> Mapping[str, Mapping[Lang, str]]:
     """``bot.toml``'s words by key, each in every language (a read-only view of the loaded words)."""
     loaded = shared.words()
-    keys = [k for k in loaded["ja"] if k.startswith(_PREFIX) and not k.startswith(_GLOSS)]
+    keys = [k for k in loaded["ja"] if k.startswith(_PREFIX)]
     return MappingProxyType({
         k.removeprefix(_PREFIX): MappingProxyType({lang: loaded[lang][k] for lang in LANGS}) for k in keys
     })
 
 
 TEXTS: Mapping[str, Mapping[Lang, str]] = _texts()
-# Short English glosses of the 課名 words (methods, frames) and the named patterns; they help an
-# English reader remember a name, they are not translations of the text.
-GLOSSES: Mapping[str, str] = MappingProxyType({
-    k.removeprefix(_GLOSS): v for k, v in shared.words()["en"].items() if k.startswith(_GLOSS)
+# The English names of the 課名 words (methods, frames) and the named patterns, as the glossary and
+# the translation write them (texts/english.toml): they help an English reader remember a name.
+_GLOSSED = (*(m.name for m in Method), *(f.name for f in Frame), *(p.name for p in PatternName))
+GLOSSES: Mapping[str, str] = MappingProxyType({  # the glossary's names (texts/english.toml), "the" left off
+    k: v.removeprefix("the ") for k in _GLOSSED if (v := shared.english_name(k)) is not None
 })
 
 
 def gloss(name: str) -> str:
-    """``name`` with its English gloss, e.g. ``"反吟·重審 (Reversed Chant · Repeated Scrutiny)"``.
+    """``name`` with its English gloss, e.g. ``"反吟·重審 (Return Chant · Repeated Examination)"``.
 
     Parts (split at ``・`` or ``·``) without a gloss are left as they are; a name with no glossed
     part is returned unchanged.

@@ -50,7 +50,7 @@ def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
 def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
     # The labels in the reader's script: 月將 in traditional, 时 in simplified, no ・ outside ja.
     generals, sep = chart.generals, text("embed.sep", lang)
-    direction = word("render.clockwise" if generals.clockwise else "render.counter", lang)
+    direction = word("noble.clockwise" if generals.clockwise else "noble.counter", lang)
     noble = (
         f"{text('embed.noble', lang)} {generals.noble}（"
         f"{text('embed.day' if generals.daytime else 'embed.night', lang)}{word('list.name_sep', lang)}{direction}）"

@@ -84,7 +84,7 @@ def find_charts(term: str, school: School, lang: Lang) -> list[str]:
             hit = any(u.id == wanted for u in read(chart).units())
         if hit:
             lines.append(text("cli.find_line", lang, day=chart.day, yuejiang=chart.yuejiang, hour=chart.hour,
-                              time=text("render.day" if chart.generals.daytime else "render.night", lang),
+                              time=text("noble.day" if chart.generals.daytime else "noble.night", lang),
                               name=chart_name(chart.transmissions, lang)))
     lines.append(text("cli.find_count", lang, term=shown_term(term, lang), count=len(lines)))
     return lines if school_note is None else [school_note, *lines]

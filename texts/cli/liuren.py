@@ -143,6 +143,18 @@ class _Matters:
         return value in tuple(self)
 
 
+def _matter_key(value: str) -> str:
+    """``--matter``'s value as its key: a key, or a matter as the output prints it (婚姻, marriage)."""
+    from texts.matters.phrases import matter_named
+    from texts.matters.recognise import GENERAL
+
+    try:
+        found = matter_named(value)
+    except ValueError:
+        return value  # argparse's choices then name every accepted key
+    return GENERAL if found is None else found.value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="liuren", description="大六壬: cast a chart and read the 《心印賦》 lines that match it")
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
@@ -172,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--matter",
         metavar="MATTER",  # named, so argparse lists the choices only in --help and in an error
+        type=_matter_key,
         choices=_Matters(),
         help="the matter to read, overriding recognition ('general': none, the general reading only): %(choices)s",
     )
@@ -272,6 +285,10 @@ def run(args: argparse.Namespace) -> int:
                     from texts.matters.sentences import render_matters
 
                     print(render_matters(matters, lang))
+                elif args.question is not None and args.matter is None:  # §9.4: say no matter was read
+                    from texts.matters.sentences import unrecognised
+
+                    print(unrecognised(lang, "--matter"))
                 if reading is not None:
                     from texts.reading.sentences import render_reading
 

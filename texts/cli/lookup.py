@@ -19,7 +19,7 @@ from texts.cli.errors import say
 from texts.corpus import Corpus, Unit, canonical_general, corpus
 from texts.corpus.notes import says, unreachable_reason
 from texts.corpus.shown import original, translation_lines
-from texts.words import LANGS, Lang, corpus_name, language_of, term, text
+from texts.words import LANGS, Lang, corpus_name, language_of, named_in_english, term, text
 
 # Every word this command writes is texts/locales/<lang>/lookup.toml's; the seed's are shown as written.
 
@@ -83,8 +83,18 @@ def format_unit(u: Unit, branch: str | None = None, lang: Lang = "ja") -> str:
     return "\n".join(lines)
 
 
+def _english_names(args: Sequence[str]) -> list[str]:
+    """``args`` with an English name (one word or several: ``Black Warrior 子``) as its CJK name."""
+    for end in (len(args), len(args) - 1):
+        if end > 1 and (found := named_in_english(" ".join(args[:end]))) is not None:
+            return [found, *args[end:]]
+    return [named_in_english(a) or a for a in args]
+
+
 def find(c: Corpus, args: Sequence[str]) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """(units named exactly by ``args``, other units that mention the term)."""
+    # a name as the English output and the glossary write it ("Black Warrior", "the Noble") is its CJK name
+    args = _english_names(args)
     if len(args) == 2:
         on = c.general_on(args[0], args[1].strip())
         return ((on,) if on else ()), ()

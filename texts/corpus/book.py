@@ -139,6 +139,17 @@ class Corpus:
         """The meaning of the named pattern (課体) ``name`` (元首, 龍首, 帷簿 …; ¶139–¶175), or None."""
         return self._pick("pattern", name)
 
+    def named_in_patterns(self, name: object) -> tuple[int, ...]:
+        """The ¶ of the 課体 lines (¶139–¶175) whose original names ``name`` without being its own
+        verse (昴星 → ¶147, named as the condition of 冬蛇掩目 and 虎視転蓬), in seed order."""
+        key = normalize(str(name))
+        own = self.pattern(name)
+        return tuple(dict.fromkeys(
+            n for u in self.units
+            if u.kind == "pattern" and u is not own and key in normalize(u.original)
+            and (n := u.original_line) is not None
+        ))
+
     def named(self, name: str) -> tuple[Unit, ...]:
         """Every unit whose keys or aliases include ``name`` (variants folded), in seed order."""
         return self._by_name.get(normalize(name), ())

@@ -67,6 +67,13 @@ def traditional(ch: str) -> str:
     return form
 
 
+def simplified(text: str) -> str:
+    """``text`` (the seed's traditional or Japanese forms) in simplified Chinese: 日遙克神 → 日遥克神."""
+    _, t2s = _converters()
+    form: str = t2s.convert("".join(traditional(ch) for ch in text))
+    return form
+
+
 def japanese_only(ch: str) -> bool:
     """A Japanese form that Chinese traditional writes otherwise (伝 焼 渉 内 戸 …)."""
     return traditional(ch) != ch

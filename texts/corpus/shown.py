@@ -5,6 +5,7 @@ readers read the original).
 
 from __future__ import annotations
 
+from texts.corpus.scripts import simplified
 from texts.corpus.translations import TRANSLATOR, Translation, translations
 from texts.corpus.units import Unit
 from texts.words import Lang, text
@@ -62,6 +63,21 @@ def translation_lines(unit: Unit, lang: Lang, *, japanese: bool = True) -> tuple
         lines += translation_marks(english, lang)
     if japanese and unit.translation:
         lines.append(text("translation.line", lang, label=text("translation.label_ja", lang), words=translation(unit)))
+    return tuple(lines)
+
+
+def sic_lines(unit: Unit, lang: Lang) -> tuple[str, ...]:
+    """One line of why for each slip marked (〔ママ〕, [sic], 〔原文如此〕) in what a reader of ``lang`` is
+    shown of ``unit``: a slip of the original, for every reader; a slip of the Japanese translation,
+    for readers of Japanese (English readers are told by the translation's own mark, Chinese
+    readers are not shown the Japanese)."""
+    lines = []
+    for n in unit.notes_of("sic"):
+        if n.field == "original":
+            read = n.read if lang != "zh-CN" else simplified(n.read)
+            lines.append(text("reading.sic_original", lang, at=n.at, read=read))
+        elif lang == "ja":
+            lines.append(text("reading.sic_translation", lang, at=n.at, read=n.read))
     return tuple(lines)
 
 

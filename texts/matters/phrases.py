@@ -13,6 +13,7 @@ between charts; one set is kept per language and corpus (a few).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -21,13 +22,15 @@ from engine.facts import vigour
 from engine.symbols import BRANCHES, STEMS
 from engine.terms import GENERALS, General, Position, Seat
 from texts.corpus import Corpus, Unit
-from texts.corpus.shown import original, seed_lines, translation_lines
+from texts.corpus.normalize import normalize
+from texts.corpus.shown import original, seed_lines, sic_lines, translation_lines
 from texts.matters.recognise import MATTERS, Matter
 from texts.matters.table import TABLE, Ground
-from texts.words import Lang, term, text, words
+from texts.memo import remember
+from texts.words import LANGS, Lang, corpus_name, term, text, words
 from texts.words.explain import show
 
-__all__ = ["Phrases", "QuoteText", "cite", "grounds_sentence", "phrases", "quote_text"]
+__all__ = ["Phrases", "QuoteText", "cite", "grounds_sentence", "grounds_shown", "matter_named", "phrases", "quote_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,7 @@ class QuoteText:
     seeds: str
     under: tuple[str, ...]
     names: tuple[str | None, ...]
+    sics: tuple[str, ...]  # why each slip marked in what is shown, one line each
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +79,41 @@ class Phrases:
     branch_upper: tuple[str, ...]  # by (支上神 × 10 + day stem) × 2 + overcomes
     kin_lesson: tuple[str, ...]  # by (lesson − 1) × 12 + branch
     kin_step: tuple[str, ...]  # by Position × 12 + branch
-    grounds: Mapping[int, tuple[tuple[Ground, ...], str]]  # the table's grounds, by id: (them, the sentence)
+    # the table's grounds, by id: (them, the sentence, the sentence beside the general's quoted opening)
+    grounds: Mapping[int, tuple[tuple[Ground, ...], str, str]]
     quotes: Mapping[str, QuoteText]  # by unit id
+    not_bears_serpent: str  # 騰蛇 off the 發用, naming the school option that reads it wherever seen
 
     def t(self, key: str, **values: object) -> str:
         """``matter.<key>`` formatted, as texts.words.text would."""
         template = self.word[key]
         return template.format(**values) if values else template
+
+
+def matter_named(name: str) -> Matter | None:
+    """The matter a ``matter`` option names: one of the fifteen keys or ``general`` (None), or a
+    matter as any language prints it (婚姻, 婚姻, 婚姻, "marriage (婚姻)", its parts: 病 of 病・喪,
+    "marriage"), compared folded; ``ValueError`` naming the keys otherwise."""
+    try:
+        return Matter.parse(name)
+    except ValueError:
+        found = _named().get(normalize(name.strip()))
+        if found is None:
+            raise
+        return found
+
+
+@remember()
+def _named() -> dict[str, Matter]:
+    """Every printed name of a matter, and each part of it, folded (a part two matters share is left out)."""
+    named: dict[str, set[Matter]] = {}
+    for lang in LANGS:
+        for m in MATTERS:
+            shown = term(m, lang)
+            for part in (shown, *re.split(r"[()（）・、·,]\s*|\s+\(", shown)):
+                if part.strip():
+                    named.setdefault(normalize(part.strip()), set()).add(m)
+    return {k: next(iter(v)) for k, v in named.items() if len(v) == 1}
 
 
 def cite(g: Ground, lang: Lang, texts: Corpus) -> str:
@@ -99,13 +131,27 @@ def grounds_sentence(grounds: tuple[Ground, ...], lang: Lang, texts: Corpus) -> 
     return text("matter.grounds", lang, cites=cites)
 
 
+def grounds_shown(grounds: tuple[Ground, ...], opening: str | None, lang: Lang, texts: Corpus) -> str:
+    """The grounds sentence said before a 類神's opening (``opening``: the unit id quoted right
+    under it, or None): the opening's own words are cited by ¶ only, not said twice (its
+    translation's words are still quoted: a reader of Chinese is not shown them)."""
+    def one(g: Ground) -> str:
+        if g.unit == opening and not g.translated:
+            return text("matter.cite_below", lang, n=texts.get(g.unit).original_line)
+        return cite(g, lang, texts)
+
+    cites = text("matter.cite_sep", lang).join(dict.fromkeys(one(g) for g in grounds))
+    return text("matter.grounds", lang, cites=cites)
+
+
 def quote_text(unit: Unit, lang: Lang) -> QuoteText:
     """``unit`` as :class:`QuoteText` (texts.corpus.shown's original, ¶ and translation lines)."""
     names = tuple(
-        None if (name := unit.name_on(b)) is None else text("matter.line_name", lang, name=name) for b in BRANCHES
+        None if (name := unit.name_on(b)) is None else text("matter.line_name", lang, name=corpus_name(name, lang))
+        for b in BRANCHES
     )
     under = tuple(f"      {s}" for s in translation_lines(unit, lang))  # English readers' too
-    return QuoteText(unit, original(unit, lang), seed_lines(unit), under, names)
+    return QuoteText(unit, original(unit, lang), seed_lines(unit), under, names, sic_lines(unit, lang))
 
 
 def _rides(general: General, bits: int, lang: Lang) -> str:
@@ -162,7 +208,10 @@ def _build(lang: Lang, texts: Corpus) -> Phrases:
         lessons=tuple(_lessons(b[h], bits, lang) for h in BRANCHES for bits in range(16)),
         void=tuple(t("void" if v else "not_void", heaven=b[h]) for h in BRANCHES for v in (False, True)),
         vigour=tuple(
-            t("vigour", heaven=b[h], month=b[m], vigour=show(vigour(h, m), lang)) for m in BRANCHES for h in BRANCHES
+            # the general reading's sentence: one way of saying 旺相 in a reply
+            text("reading.vigour", lang, branch=b[h], month=b[m], vigour=show(vigour(h, m), lang))
+            for m in BRANCHES
+            for h in BRANCHES
         ),
         kin=tuple(
             t("kin", heaven=b[h], stem=s[x], kin=show(kin(x.element, h.element), lang)) for x in STEMS for h in BRANCHES
@@ -181,8 +230,16 @@ def _build(lang: Lang, texts: Corpus) -> Phrases:
         ),
         kin_lesson=tuple(t("kin_lesson", n=n, branch=b[y]) for n in (1, 2, 3, 4) for y in BRANCHES),
         kin_step=tuple(t("kin_step", position=show(p, lang), branch=b[y]) for p in Position for y in BRANCHES),
-        grounds={id(x.grounds): (x.grounds, grounds_sentence(x.grounds, lang, texts)) for x in _SPIRITS},
+        grounds={
+            id(x.grounds): (
+                x.grounds,
+                grounds_shown(x.grounds, None, lang, texts),
+                grounds_shown(x.grounds, f"general.{x.general.name}", lang, texts),
+            )
+            for x in _SPIRITS
+        },
         quotes={u.id: quote_text(u, lang) for u in texts.units},
+        not_bears_serpent=t("not_bears_騰蛇", option=text("school.tengshe_whenever_seen", lang)),
     )
 
 

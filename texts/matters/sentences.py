@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from engine.terms import General
 from texts.corpus import Corpus, corpus
-from texts.corpus.shown import seed_lines
-from texts.matters.phrases import Phrases, grounds_sentence, phrases, quote_text
+from texts.corpus.shown import seed_lines, sic_lines
+from texts.matters.phrases import Phrases, grounds_shown, phrases, quote_text
 from texts.matters.values import KinListing, MatterSection, PatternReading, Quote, SpiritReading
 from texts.words import Lang, text
 from texts.words.explain import show
@@ -47,16 +47,19 @@ _Step = tuple[tuple[str, ...], str | None, Quote | None, str | None, int]
 
 
 def _quoted(quote: Quote, role: str, said: Sequence[str], p: Phrases) -> _Step:
-    if quote.above:
-        return ((*said, p.word["above"]), None, quote, role, 1)
-    return (tuple(said), None, quote, role, 1)
+    if quote.above:  # say which line: the reader finds it by its ¶
+        return ((*said, p.t("above", lines=seed_lines(quote.unit))), None, quote, role, 1)
+    sics = p.quotes[quote.unit.id].sics if quote.unit.id in p.quotes else sic_lines(quote.unit, p.lang)
+    return ((*said, *sics), None, quote, role, 1)
 
 
 def _grounds(s: SpiritReading, p: Phrases) -> str:
+    """The grounds said before the 類神's opening; not the opening's own words when it is quoted next."""
+    quoted_here = s.opening is not None and not s.opening.above
     held = p.grounds.get(id(s.grounds))
     if held is not None and held[0] is s.grounds:  # one of matters.table's rows (the phrases hold its sentence)
-        return held[1]
-    return grounds_sentence(s.grounds, p.lang, p.texts)
+        return held[2] if quoted_here else held[1]
+    return grounds_shown(s.grounds, s.opening.unit.id if quoted_here and s.opening else None, p.lang, p.texts)
 
 
 def _spirit_steps(s: SpiritReading, p: Phrases, out: list[_Step]) -> None:
@@ -79,7 +82,8 @@ def _spirit_steps(s: SpiritReading, p: Phrases, out: list[_Step]) -> None:
         seen = general is General.騰蛇 and not s.initial
         opening_said.append(p.word["bears_seen" if seen else "bears"])
     elif s.bears is False:
-        opening_said.append(p.word["not_bears"])
+        # 騰蛇's limit to 發用 is the seed's translation and our default, not the original (¶95 但見)
+        opening_said.append(p.not_bears_serpent if general is General.騰蛇 else p.word["not_bears"])
     if s.opening is not None:
         out.append(_quoted(s.opening, p.word["role.opening"], opening_said, p))
         opening_said = []
@@ -161,7 +165,9 @@ def _steps(section: MatterSection, lang: Lang, p: Phrases) -> list[_Step]:
         decided = p.t("decided_by", words=p.word["words_sep"].join(section.words))
     else:
         decided = p.word["chosen"]
-    out: list[_Step] = [((decided,), p.heading[section.matter], None, None, 1)]
+    heading = p.t("person_heading", person=p.word["person"], matter=p.matter[section.matter]) if section.person \
+        else p.heading[section.matter]
+    out: list[_Step] = [((decided,), heading, None, None, 1)]
     if not section.spirits:
         out.append(((p.word["no_spirit"],), None, None, None, 1))
     for s in section.spirits:
@@ -209,8 +215,6 @@ def render_matters(sections: Sequence[MatterSection], lang: Lang) -> str:
                 continue
             if quote is None or quote.above:
                 ref = f"【{role}】 " if role else ""
-                if quote is not None:
-                    ref += f"({seed_lines(quote.unit)}) "
                 if said:
                     lines.append(bullet + ref + between.join(said))
                 continue
@@ -223,6 +227,12 @@ def render_matters(sections: Sequence[MatterSection], lang: Lang) -> str:
             if said:
                 lines.append("      ※ " + "\n      ※ ".join(said))
     return "\n".join(lines)
+
+
+def unrecognised(lang: Lang, option: str) -> str:
+    """The line said when a question named no matter (§9.4): the general reading only, and how to
+    choose one (``option``: the matter option as the reader's front end shows it, ``--matter``)."""
+    return text("matter.none", lang, option=option)
 
 
 def matter_json(section: MatterSection) -> dict[str, object]:

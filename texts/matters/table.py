@@ -9,7 +9,7 @@ texts/matters/values.py applies these tables (R1–R10).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.symbols import Branch
 from engine.terms import General, Kin, PatternName
@@ -295,4 +295,6 @@ ANY_MATTER: tuple[tuple[PatternName, ...], ...] = ((P.蒿矢, P.弾射), (P.別�
 ON_INITIAL = (G.勾陳, G.騰蛇)
 
 RULES: dict[Matter, MatterRules] = {row.matter: row for row in TABLE}
+# `woman` read as the person asked about (§9.4 amended): 天后's opening and name line only
+PERSON = replace(RULES[Matter.woman], mentions=(), patterns=())
 assert tuple(RULES) == tuple(Matter), "TABLE must list every matter once, in §9.2's order"

@@ -15,9 +15,8 @@ The reading quotes and states; it never sums lines into a verdict of its own. Fo
 - R5 the lessons whose upper it is; for marriage the 日辰 of ¶159;
 - R6 空亡, 旺相休囚死 (with a moment), 六親: facts without verdict;
 - R7 the other generals' lines that speak of the matter, then its patterns (undecided ones named);
-- R8 伏吟 and a lost thing: where to seek (¶147);
-- R9 the patterns that speak of any matter, once, under the first matter;
-- R10 the [伝統] 六親 of the matter: the lessons and 伝 that carry it.
+- R8 伏吟 and a lost thing: where to seek (¶147); R9 the patterns that speak of any matter, once,
+  under the first matter; R10 the [伝統] 六親 of the matter: the lessons and 伝 that carry it.
 """
 
 from __future__ import annotations
@@ -34,13 +33,11 @@ from engine.terms import General, Input, Kin, PatternName, Position, Vigour
 from texts.corpus import Corpus, corpus
 from texts.matters.quotes import Quote, QuoteIndex, quote
 from texts.matters.recognise import Found, Matter, choose
-from texts.matters.table import ANY_MATTER, ON_INITIAL, RULES, Ground, MatterRules, Spirit
+from texts.matters.table import ANY_MATTER, ON_INITIAL, PERSON, RULES, Ground, MatterRules, Spirit
 from texts.reading import Reading, read
 
-__all__ = [  # Quote: texts/matters/quotes.py's, read here too
-    "Answer", "DayAndBranch", "KinListing", "KinPlace", "MatterSection", "MentionReading", "PatternReading",
-    "Quote", "Search", "SpiritReading", "Undecided", "answer", "read_matters",
-]
+__all__ = ["Answer", "DayAndBranch", "KinListing", "KinPlace", "MatterSection", "MentionReading",  # Quote: quotes.py's
+           "PatternReading", "Quote", "Search", "SpiritReading", "Undecided", "answer", "read_matters"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +205,7 @@ class MatterSection:
     undecided: tuple[Undecided, ...]
     any_matter: tuple[PatternReading, ...]
     kin: KinListing | None
+    person: bool = False  # `woman` read as the person asked about (§9.4 amended): opening and line only
 
     def quotes(self) -> tuple[Quote, ...]:
         """Every quotation of the section in the order shown, those referred back to included."""
@@ -311,9 +309,10 @@ def _section(
     asked: Found,
     given: list[Matter | None],
     first: bool,
+    person: bool = False,
 ) -> MatterSection:
     matter = asked.matter
-    rules: MatterRules = RULES[matter]
+    rules: MatterRules = PERSON if person else RULES[matter]
     spirits = []
     for rank, spirit in enumerate(rules.spirits, start=1):
         spirits.append(_spirit(index, quoted, chart, known, spirit, rank, given[spirit.general]))
@@ -337,10 +336,11 @@ def _section(
         tuple(spirits),
         _day_and_branch(chart) if rules.day_and_branch else None,
         tuple(mentions),
-        _patterns(index, quoted, chart, held, _GROUPS[matter], rules.hidden_search),
+        _patterns(index, quoted, chart, held, _GROUPS[rules.matter] if rules.patterns else (), rules.hidden_search),
         undecided,
         _patterns(index, quoted, chart, held, _ANY_GROUPS, False) if first else (),  # R9
         KinListing(rules.kin, chart) if rules.kin is not None else None,  # R10
+        person,
     )
 
 
@@ -348,14 +348,18 @@ def _read(
     chart: Chart, known: Facts, matters: Sequence[Found], texts: Corpus | None, found: Patterns
 ) -> tuple[tuple[MatterSection, ...], set[str]]:
     """The matter sections and the ids of the units they quote (not those referred back to)."""
-    ordered = matters if len(matters) < 2 else sorted(matters, key=lambda f: f.matter.order)
+    # §9.2's order; a recognised `woman` names who is asked about, so it is read after the others (§9.4)
+    ordered = sorted(matters, key=lambda f: (f.matter is Matter.woman and bool(f.words), f.matter.order))
     index = QuoteIndex.of(corpus() if texts is None else texts)
     quoted: set[str] = set()
     given: list[Matter | None] = [None] * 12  # by General: the matter each 類神 was first given under
     held = 0  # the patterns that hold, as bits by PatternName
     for p in found.held:
         held |= 1 << p.name
-    sections = (_section(index, quoted, chart, known, found, held, a, given, i == 0) for i, a in enumerate(ordered))
+    person = len(ordered) > 1 and ordered[-1].matter is Matter.woman and bool(ordered[-1].words)
+    last = len(ordered) - 1
+    sections = (_section(index, quoted, chart, known, found, held, a, given, i == 0, person and i == last)
+                for i, a in enumerate(ordered))
     return tuple(sections), quoted
 
 

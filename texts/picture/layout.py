@@ -125,8 +125,8 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
     void = text("picture.void", lang, branches="".join(map(str, chart.void)))
     noble = text(
         "picture.noble", lang, branch=g.noble,
-        time=text("picture.daytime" if g.daytime else "picture.night", lang),
-        direction=text("picture.clockwise" if g.clockwise else "picture.counterclockwise", lang),
+        time=text("noble.day" if g.daytime else "noble.night", lang),
+        direction=text("noble.clockwise" if g.clockwise else "noble.counter", lang),
     )
     void_size = _fit(measure, void, 17, False, room * 0.4)
     items.append(Text(MARGIN, y, void, void_size, "void", bold=True))

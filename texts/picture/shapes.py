@@ -98,7 +98,7 @@ _DRAWN_ENUMS: tuple[type[IntEnum], ...] = (
     Stem, Branch, General, Position, Method, Frame, Relation, Kin, Vigour, PatternName,
 )
 # Other words the picture draws: the school options line and the 中気's name.
-_DRAWN_WORDS = ("picture.", "school.", "solar_term.", "list.sep", "list.name_sep", "matter.picture")
+_DRAWN_WORDS = ("picture.", "noble.", "school.", "solar_term.", "list.sep", "list.name_sep", "matter.picture")
 
 
 def drawable_characters() -> frozenset[str]:

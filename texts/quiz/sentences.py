@@ -9,7 +9,7 @@ from engine.symbols import Branch
 from texts.corpus import corpus
 from texts.corpus.normalize import normalize
 from texts.corpus.shown import original, translation_lines
-from texts.quiz.values import METHOD_PATTERNS, Answer, Kind, Note, NoteValue, Question, Word
+from texts.quiz.values import Answer, Kind, Note, NoteValue, Question, Word
 from texts.render import lessons, ring
 from texts.words import Lang, text
 from texts.words.explain import cite, explain, show
@@ -125,11 +125,17 @@ def render_board(q: Question, lang: Lang) -> str:
     return "\n".join((head, _board_lessons(q, lang), text("quiz.plate", lang), ring(c, lang)))  # the reader's script
 
 
+# The kinds whose board shows the 剋賊 row. It marks the lesson a 初伝 is taken from (元首, 重審,
+# the candidates of 比用 and 渉害), which method took it, and the 課体 read off the 剋 (無禄 絶嗣 and
+# the method's own names): only a question that gives the 初伝 may show it.
+RELATION_SHOWN = frozenset({Kind.MIDDLE, Kind.FINAL})
+
+
 def _board_lessons(q: Question, lang: Lang) -> str:
-    """The 四課 as texts/render.lessons writes them; for a question on the method (or on a 課体 named
-    by the method) without the 剋賊 row, which would give 元首/重審 away."""
+    """The 四課 as texts/render.lessons writes them, without the 剋賊 row where it would give the
+    answer away (RELATION_SHOWN)."""
     shown = lessons(q.chart, lang)
-    if q.kind is Kind.METHOD or (q.kind is Kind.PATTERN and q.answer in METHOD_PATTERNS):
+    if q.kind not in RELATION_SHOWN:
         label = text("render.relation_row", lang)
         shown = "\n".join(line for line in shown.split("\n") if not line.startswith(label))
     return shown

@@ -206,7 +206,7 @@ def _name(b: _Builder, chart: Chart, found: Patterns) -> None:
     for p in held:
         unit = b.texts.pattern(p.name.name)
         if unit is None:
-            b.add(Entry(Section.課名, Role.課体, None, None, (*_reasons(p), Note("no_verse", (("name", p.name),)))))
+            b.add(Entry(Section.課名, Role.課体, None, None, (*_reasons(p), *_no_verse(b.texts, p.name))))
             continue
         said = verses.setdefault(unit.id, (unit, []))[1]
         said.extend(p.reasons)
@@ -227,8 +227,8 @@ def _hidden_chant_search(chart: Chart) -> Note:
 def _step_facts(chart: Chart, facts: Facts, index: int) -> tuple[Note, ...]:
     step, known = chart.steps[index], facts.steps[index]
     notes: list[Note] = [Note("kin", (("branch", step.branch), ("kin", step.kin)))]
-    if known.vigour is not None:
-        notes.append(Note("vigour", (("branch", step.branch), ("vigour", known.vigour))))
+    if known.vigour is not None and facts.month is not None:
+        notes.append(Note("vigour", (("branch", step.branch), ("month", facts.month), ("vigour", known.vigour))))
     if step.void:
         notes.append(Note("void", (("branch", step.branch),)))
     elif step.hidden_stem is not None:
@@ -269,6 +269,15 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
         b.add(
             Entry(section, Role.所臨, position, None, (Note("no_line_on", (("general", general), ("ground", ground))),))
         )
+
+
+def _no_verse(texts: Corpus, name: PatternName) -> tuple[Note, ...]:
+    """A pattern without a verse of its own, and where the text names it all the same (昴星, ¶147)."""
+    lines = texts.named_in_patterns(name.name)
+    said = Note("no_verse", (("name", name),))
+    if not lines:
+        return (said,)
+    return said, Note("named_in", (("name", name), ("lines", ",¶".join(map(str, lines)))))
 
 
 def _names_for(unit: Unit, ground: Branch) -> tuple[str, ...]:
@@ -327,7 +336,7 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
                 notes.append(why)
         unit = b.texts.pattern(p.name.name)
         if unit is None:
-            notes.append(Note("no_verse", (("name", p.name),)))
+            notes.extend(_no_verse(b.texts, p.name))
         b.add(Entry(Section.課体, Role.課体, None, unit, tuple(notes)))
     for u in found.undecided:
         b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (("name", u.name),)), u.why)))

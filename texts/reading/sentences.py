@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.reasons import Why
 from engine.terms import Role
-from texts.corpus.shown import original, seed_lines, translation_lines
+from texts.corpus.shown import original, seed_lines, sic_lines, translation_lines
 from texts.memo import remember
 from texts.reading.values import Entry, Note, Reading, Said, Section
 from texts.words import Lang, corpus_name, text
@@ -50,6 +50,8 @@ _ROLE_KEYS = {r: f"reading.role.{r._name_}" for r in Role}
 def notes(entry: Entry, lang: Lang) -> list[str]:
     """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
     said = [say(n, lang) for n in entry.notes]
+    if entry.unit is not None:  # a slip marked in the quotation: why, in one line
+        said += sic_lines(entry.unit, lang)
     if entry.names:
         said.append(text("reading.name_of", lang,  # the names in the reader's script
                          names=text("list.sep", lang).join(corpus_name(n, lang) for n in entry.names)))

@@ -35,7 +35,7 @@ def chart_label(chart: Chart, lang: Lang) -> str:
 
 
 def _time(chart: Chart, lang: Lang) -> str:
-    return text("render.day" if chart.generals.daytime else "render.night", lang)
+    return text("noble.day" if chart.generals.daytime else "noble.night", lang)
 
 
 def chart_link(source: str, lang: Lang, chart: Chart, label: str, built: Built, **extra: str) -> str:
@@ -151,7 +151,7 @@ def chart_page(chart: Chart, lang: Lang, built: Built = None) -> Page:
         f"<dt>{esc(text('site.chart.derived', lang))}</dt><dd>"
         + esc(text("render.void_noble", lang, void="".join(map(str, chart.void)), noble=g.noble,
                    daytime=_time(chart, lang),
-                   direction=text("render.clockwise" if g.clockwise else "render.counter", lang)))
+                   direction=text("noble.clockwise" if g.clockwise else "noble.counter", lang)))
         + "<br>" + esc(" ".join(derived(reading.facts, lang).split())) + "</dd></dl>"
     )
     note = text("site.chart.hour_note", lang, hour=chart.hour, yuejiang=chart.yuejiang, time=_time(chart, lang))

@@ -220,3 +220,29 @@ def corpus_name(key: str, lang: Lang) -> str:
     """A name of the 《心印賦》's name lines (the corpus's Japanese-form key, e.g. 焼身) as ``lang``
     writes it: 燒身 (zh-TW and English: the original's form), 烧身 (zh-CN)."""
     return _form("name", key, lang)
+
+
+# -- the English names of the proper names (texts/english.toml): one table for every output --
+
+ENGLISH = shipped.ROOT / "english.toml"
+
+
+def _english() -> dict[str, str]:
+    found = _LOADED.get("english.names")
+    if found is None:
+        found = {k.removeprefix("names."): v for k, v in read_file(ENGLISH).items()}
+        _LOADED["english.names"] = found
+    return found
+
+
+def english_name(name: str) -> str | None:
+    """The English name of a general, method, frame or 課体 (its engine form: 反吟 → "Return Chant",
+    玄武 → "the Black Warrior"), as the glossary and the translation write it; None for others."""
+    return _english().get(name)
+
+
+def named_in_english(english: str) -> str | None:
+    """The name whose English name is ``english`` (case and a leading "the" aside): "Black Warrior",
+    "the noble" → 玄武, 貴人; None when no name is called so."""
+    wanted = " ".join(english.split()).casefold().removeprefix("the ")
+    return next((k for k, v in _english().items() if v.casefold().removeprefix("the ") == wanted), None)
