@@ -81,3 +81,16 @@ def test_places_and_sun_options_that_cannot_be_used_are_one_line_errors(
     assert main(args) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_day_by_the_sun_and_a_polar_day_are_said(lang: Lang, capsys: pytest.CaptureFixture[str]) -> None:
+    # 00:30 in Shanghai is 22:20 the evening before by Ürümqi's mean solar time: the day before, 亥
+    assert main([*URUMQI[:1], "2026-03-01 00:30", *URUMQI[2:], "--hour-by", "mean", "--lang", lang, "--json"]) == 0
+    sun = json.loads(capsys.readouterr().out)["sun"]
+    assert sun["day_differs"] and sun["hour"] == "亥" and sun["clock_hour"] == "子"
+    assert text("sun.day_differs", lang, clock_day=sun["clock_day"], day=sun["day"]) in sun["text"]
+    assert main(["cast", "2026-06-21 00:30", "--place", "69.65,18.96", "--daynight", "sun", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert text("sun.polar_day", lang) in out and text("sun.daynight_differs", lang, hours=text(
+        "sun.nighttime", lang)) in out
