@@ -273,7 +273,6 @@ def run(args: argparse.Namespace) -> int:
                 # with --reading the 課体 and the trace are the reading's, said once there
                 print(render_text(chart, lang, with_trace=not args.no_trace and reading is None, known=known,
                                   with_patterns=reading is None))
-                print("\n".join(sides(chart, lang, with_trace=not args.no_trace)))
                 if matters:  # the matter section comes before the general reading
                     from texts.matters.sentences import render_matters
 
@@ -282,6 +281,8 @@ def run(args: argparse.Namespace) -> int:
                     from texts.reading.sentences import render_reading
 
                     print(render_reading(reading, lang, with_trace=not args.no_trace))
+                # last, the sun at the place and the other schools (docs/rules.md §10)
+                print("\n".join(sides(chart, lang, with_trace=not args.no_trace)))
         elif args.command == "table":
             charts = table(school_from(args), args.hour)
             if args.json:
