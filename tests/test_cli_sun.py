@@ -31,6 +31,8 @@ def test_the_hour_by_apparent_solar_time_in_urumqi_says_the_clock_would_give_未
     clock = next(a for a in data["alternatives"] if a["value"] == "clock")
     assert clock["hour"] == "未" and clock["kinds"][0] == "transmissions" and clock["text"]
     assert data["alternatives_text"][0] == text("alt.heading", lang)
+    assert data["alternatives_summary"].startswith(text("alt.kind.summary", lang, options="")[:4])
+    assert text("alt.option.noble_table_甲羊", lang) in data["alternatives_summary"]
     assert data["school"]["hour_by"] == "apparent"
 
     assert main([*URUMQI, "--hour-by", "apparent", "--lang", lang]) == 0
@@ -46,6 +48,7 @@ def test_a_chart_no_option_changes_says_so_in_one_line(lang: Lang, capsys: pytes
     assert main(["cast", "--day", "丁卯", "--yuejiang", "未", "--hour", "午", "--lang", lang, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["alternatives"] == [] and data["alternatives_text"] == [text("alt.none", lang)]
+    assert data["alternatives_summary"] == text("alt.none", lang)
     assert data["sun"] is None
 
 

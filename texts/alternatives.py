@@ -22,7 +22,7 @@ from engine.terms import PatternName
 from texts.words import Lang, text
 from texts.words.explain import show
 
-__all__ = ["alternative_line", "alternative_lines", "changes", "option_words", "sun_lines"]
+__all__ = ["alternative_line", "alternative_lines", "changes", "option_words", "summary_line", "sun_lines"]
 
 
 def option_words(option: str, value: bool | str, lang: Lang) -> str:
@@ -69,6 +69,23 @@ def alternative_lines(
     if not found:
         return [text("alt.none", lang)]
     return [text("alt.heading", lang), *(indent + alternative_line(a, lang) for a in found)]
+
+
+def summary_line(chart: Chart, lang: Lang, found: Sequence[Alternative] | None = None) -> str:
+    """All the alternatives in one short line (a reply's or a caption's): each option and the kinds of
+    thing it changes; or the line saying no option changes the chart.
+
+    >>> from engine import cast_classical
+    >>> summary_line(cast_classical("甲子", "亥", "午"), "en")
+    'Other schools change this chart: 貴人 table 甲羊 (天將)'
+    """
+    found = alternatives(chart) if found is None else found
+    if not found:
+        return text("alt.none", lang)
+    sep = text("alt.kind.sep", lang)
+    items = [text("alt.kind.item", lang, option=option_words(a.option, a.value, lang),
+                  kinds=sep.join(text(f"alt.kind.{k}", lang) for k in a.kinds)) for a in found]
+    return text("alt.kind.summary", lang, options=text("alt.sep", lang).join(items))
 
 
 def sun_lines(sun: Solar, lang: Lang) -> list[str]:

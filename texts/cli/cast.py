@@ -168,7 +168,7 @@ def chart_json(
     chart: Chart, known: Facts, lang: Lang, reading: Reading | None, matters: tuple[MatterSection, ...] = ()
 ) -> dict[str, Any]:
     """The engine's JSON with each reason's text in ``lang`` added (engine/schema.py), and the
-    alternatives' and the sun's lines in ``lang`` (``text``, ``alternatives_text``)."""
+    alternatives' and the sun's lines in ``lang`` (``text``, ``alternatives_text``, ``alternatives_summary``)."""
     from engine.alternatives import alternatives
     from engine.schema import to_dict  # imported by the runs that print JSON
 
@@ -196,11 +196,12 @@ def chart_json(
 def _word_the_sides(data: dict[str, Any], chart: Chart, found: tuple[Alternative, ...], lang: Lang) -> None:
     """The alternatives and the sun in ``lang``: each alternative's ``text``, the lines shown for them
     (``alternatives_text``), and the sun's lines and reasons (docs/rules.md §10)."""
-    from texts.alternatives import alternative_line, alternative_lines, sun_lines
+    from texts.alternatives import alternative_line, alternative_lines, summary_line, sun_lines
 
     for item, alternative in zip(data["alternatives"], found, strict=True):
         item["text"] = alternative_line(alternative, lang)
     data["alternatives_text"] = alternative_lines(chart, lang, found, indent="")
+    data["alternatives_summary"] = summary_line(chart, lang, found)  # one line, as a reply or caption says it
     if chart.sun is not None:
         data["sun"]["text"] = sun_lines(chart.sun, lang)
         for item, why in zip(data["sun"]["trace"], chart.sun.trace, strict=True):
