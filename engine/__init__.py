@@ -6,6 +6,7 @@ Pure Python, no I/O. Start with :func:`cast` (an instant) or :func:`cast_classic
 
 from .chart import CastError, Chart, Step, cast, cast_classical
 from .school import School
+from .sun import Place
 from .symbols import Branch, Pillar, Stem
 
-__all__ = ["Branch", "CastError", "Chart", "Pillar", "School", "Stem", "Step", "cast", "cast_classical"]
+__all__ = ["Branch", "CastError", "Chart", "Pillar", "Place", "School", "Stem", "Step", "cast", "cast_classical"]

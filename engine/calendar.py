@@ -25,6 +25,7 @@ __all__ = [
     "CalendarError",
     "Moment",
     "SolarTerm",
+    "day_and_hour",
     "moment",
     "solar_terms",
     "yuejiang_at",
@@ -220,14 +221,23 @@ def moment(at: datetime, tz: str | None = None, *, day_changes_at_23: bool = Tru
             f"{FIRST_DATE.isoformat()}..{LAST_DATE.isoformat()}"
         )
     year, month, yuejiang, principal, sectional = _span(_last_term_index(seconds))
-    hour = local.hour
+    day_pillar, hour_pillar = _day_and_hour(day, local.hour, day_changes_at_23)
+    return Moment(local, name, year, month, day_pillar, hour_pillar, yuejiang, principal, sectional)
+
+
+def day_and_hour(wall: datetime, *, day_changes_at_23: bool = True) -> tuple[Pillar, Pillar]:
+    """The day and hour pillars read on a wall time (the clock's, or a solar time, docs/rules.md §10.4)."""
+    return _day_and_hour(wall.toordinal(), wall.hour, day_changes_at_23)
+
+
+def _day_and_hour(day: int, hour: int, day_changes_at_23: bool) -> tuple[Pillar, Pillar]:
     if day_changes_at_23 and hour == 23:
         day += 1
     day_index = (day - _DAY_2000_01_01 + _DAY_INDEX_2000_01_01) % 60
     hour_branch = (hour + 1) // 2 % 12  # docs/rules.md §2: 子 23:00-00:59, 丑 01:00-02:59 … by the local clock
     # 五鼠遁: a 甲/己 day opens with 甲子, 乙/庚 with 丙子 …: index 12*(stem mod 5) + branch.
     hour_index = (12 * (day_index % 5) + hour_branch) % 60
-    return Moment(local, name, year, month, PILLARS[day_index], PILLARS[hour_index], yuejiang, principal, sectional)
+    return PILLARS[day_index], PILLARS[hour_index]
 
 
 def _place(at: datetime, tz: str | None) -> tuple[datetime, str, float]:

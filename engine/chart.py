@@ -8,10 +8,12 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from . import calendar
-from .generals import Generals, place_generals
+from .generals import Generals, is_daytime, place_generals
 from .lessons import Lesson, four_lessons
 from .plate import Plate, plate_for
 from .school import DEFAULT_SCHOOL, School
+from .solar import Solar, read_sun
+from .sun import Place
 from .symbols import PILLARS, STEMS, Branch, Element, Pillar, Stem, parse_branch
 from .terms import POSITIONS, General, Kin, Position
 from .transmissions import Transmissions, three_transmissions
@@ -49,6 +51,7 @@ class Chart:
     steps: tuple[Step, Step, Step]
     void: tuple[Branch, Branch]
     moment: calendar.Moment | None = None
+    sun: Solar | None = None  # the place and what the sun said, when a place was given (docs/rules.md §10)
 
     @property
     def stem_upper(self) -> Branch:
@@ -108,14 +111,33 @@ def cast_classical(
     pillar = _read(day, Pillar, Pillar.parse, "day", "a pillar such as '甲子'")
     general = _read(yuejiang, Branch, parse_branch, "yuejiang", "a branch such as '亥'")
     hour_branch = _read(hour, Branch, parse_branch, "hour", "a branch such as '午'")
+    if school.needs_place:
+        raise CastError(_needs_place(school, "the classical inputs have no moment and no place") + (
+            "; cast from a moment with place=, or use school.by_the_clock()"))
+    return classical_chart(pillar, general, hour_branch, school, None)
+
+
+def _needs_place(school: School, missing: str) -> str:
+    asked = [f"{name}={value}" for name, value, default in (
+        ("daynight", school.daynight, "hours"), ("hour_by", school.hour_by, "clock")) if value != default]
+    return f"{' and '.join(asked)} reads the sun at a place, but {missing}"
+
+
+def classical_chart(
+    pillar: Pillar, general: Branch, hour_branch: Branch, school: School, daytime: bool | None
+) -> Chart:
+    """The shared chart of the classical inputs, 晝夜 by the hour unless ``daytime`` says otherwise (the
+    sun); ``school``'s sun options are not checked here (the caller read the sun already)."""
     kept = _CACHE.get(school)
     if kept is None:  # one School object for all the charts of a school (callers make a new equal one)
         kept = _CACHE[school] = (school, {})
     shared, charts = kept
     key = (pillar.index * 12 + general) * 12 + hour_branch
+    if daytime is not None and daytime != is_daytime(hour_branch):
+        key = -1 - key  # the sun's 晝夜 against the hour's: a chart of its own
     chart = charts.get(key)
     if chart is None:
-        chart = charts[key] = _build(pillar, general, hour_branch, shared)
+        chart = charts[key] = _build(pillar, general, hour_branch, shared, daytime)
     return chart
 
 
@@ -125,44 +147,58 @@ def cast(
     *,
     school: School = DEFAULT_SCHOOL,
     yuejiang: Branch | None = None,
+    place: Place | None = None,
 ) -> Chart:
     """Cast for an instant: an aware ``at`` carries its own zone (a ``ZoneInfo`` gives the chart its
     IANA name); ``tz`` is for a naive ``at`` (local time there) or to show an aware one in another
     zone. ``at=None`` means now, in ``tz``.
 
     ``yuejiang`` overrides the 月将 the calendar gives (practitioners often set it by hand).
-    Raises ``CastError`` (a ``ValueError``) for a zone, a moment or a date the calendar refuses.
+    ``place`` is where the question is asked: the school options that read the sun (``daynight="sun"``,
+    ``hour_by="mean"``/``"apparent"``) need it, and the chart's ``sun`` records what it said.
+    Raises ``CastError`` (a ``ValueError``) for a zone, a moment or a date the calendar refuses, or a
+    school that reads the sun without a place.
     """
     if at is not None and not isinstance(at, datetime):
         raise CastError(f"at={at!r} is not a datetime: give an aware datetime, or a naive one with tz=")
     if yuejiang is not None and not isinstance(yuejiang, Branch):
         raise CastError(f"yuejiang={yuejiang!r} is not a branch: give e.g. Branch.亥 or leave it to the calendar")
+    if place is not None and not isinstance(place, Place):
+        raise CastError(f"place={place!r} is not a place: give engine.Place(lat, lon)")
+    if place is None and school.needs_place:
+        raise CastError(_needs_place(school, "no place was given: give place=Place(lat, lon)"))
     if at is None:
         if tz is None:
             raise CastError("casting for now needs a time zone, e.g. tz='Asia/Tokyo'")
         at = datetime.now(UTC)
     global _LAST_CAST
     last = _LAST_CAST
-    if last[0] is at and last[1] == tz and last[2] is school and last[3] is yuejiang and last[4] is not None:
-        return last[4]  # a study group's casts of one moment share the one datetime: cast it once
+    if (last[0] is at and last[1] == tz and last[2] is school and last[3] is yuejiang and last[4] == place
+            and last[5] is not None):
+        return last[5]  # a study group's casts of one moment share the one datetime: cast it once
     try:
         when = calendar.moment(at, tz, day_changes_at_23=school.day_changes_at_23)
     except calendar.CalendarError as error:
         raise CastError(str(error)) from None
+    sun = None
+    daytime = None
+    if place is not None:
+        when, sun = read_sun(when, at if at.utcoffset() is not None else when.local, place, school)
+        daytime = sun.daytime
     general = when.yuejiang if yuejiang is None else yuejiang
-    core = cast_classical(when.day, general, when.hour.branch, school=school)
+    core = classical_chart(when.day, general, when.hour.branch, school, daytime)
     chart = Chart(
         core.day, core.hour, core.yuejiang, core.school, core.plate, core.lessons,
-        core.transmissions, core.generals, core.steps, core.void, when,
+        core.transmissions, core.generals, core.steps, core.void, when, sun,
     )
-    _LAST_CAST = (at, tz, school, yuejiang, chart)  # one tuple: a thread reading it sees a chart with its inputs
+    _LAST_CAST = (at, tz, school, yuejiang, place, chart)  # one tuple: a thread sees a chart with its inputs
     return chart
 
 
 # The last instant cast and its chart (datetimes and charts are immutable, so the same objects
 # cast again give the same chart; an equal but distinct datetime may name another zone: cast anew).
-_LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Chart | None] = (
-    None, None, None, None, None)
+_LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Place | None, Chart | None] = (
+    None, None, None, None, None, None)
 
 
 # The parts charts share (lessons and 三伝 by day and plate, generals and steps alike for the 晝 or
@@ -171,7 +207,7 @@ _LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Cha
 # the generals hold no stem and are shared by value.
 _LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
 _TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
-_GENERALS: dict[tuple[int, int, int, str], Generals] = {}
+_GENERALS: dict[tuple[int, int, int, str, bool], Generals] = {}
 _ALIKE: dict[Generals, Generals] = {}
 _STEPS: dict[tuple[int, int, School, Generals], tuple[Step, Step, Step]] = {}
 # The 60 days' 旬空 pairs, made once, so the charts of a day share one.
@@ -183,7 +219,7 @@ def clear_cache() -> None:
     global _LAST_CAST
     for cache in (_CACHE, _LESSONS, _TRANSMISSIONS, _GENERALS, _ALIKE, _STEPS):
         cache.clear()
-    _LAST_CAST = (None, None, None, None, None)
+    _LAST_CAST = (None, None, None, None, None, None)
 
 
 def _steps(day: Pillar, plate: Plate, transmissions: Transmissions, generals: Generals,
@@ -196,7 +232,7 @@ def _steps(day: Pillar, plate: Plate, transmissions: Transmissions, generals: Ge
     return first, middle, final
 
 
-def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School) -> Chart:
+def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School, daytime: bool | None = None) -> Chart:
     plate = plate_for(yuejiang, hour)
     lessons = _LESSONS.get((day.index, plate.offset))
     if lessons is None:
@@ -205,10 +241,11 @@ def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School) -> Chart
     if transmissions is None:
         transmissions = _TRANSMISSIONS[(day.index, plate.offset, school)] = three_transmissions(
             day, plate, lessons, school)
-    generals_key = (int(day.stem), int(hour), plate.offset, school.noble_table)
+    daytime = is_daytime(hour) if daytime is None else daytime
+    generals_key = (int(day.stem), int(hour), plate.offset, school.noble_table, daytime)
     generals = _GENERALS.get(generals_key)
     if generals is None:
-        made = place_generals(day.stem, hour, plate, school.noble_table)
+        made = place_generals(day.stem, hour, plate, school.noble_table, daytime)
         generals = _GENERALS[generals_key] = _ALIKE.setdefault(made, made)
     void = _VOIDS[day.index]
     steps_key = (day.index, plate.offset, school, generals)

@@ -53,9 +53,12 @@ class Generals:
         return BRANCHES[self.by_ground.index(general)]
 
 
-def place_generals(stem: Stem, hour: Branch, plate: Plate, table: NobleTable = "甲牛") -> Generals:
-    """Seat 貴人 on its 天盤 branch and lay the other eleven around the plate from there."""
-    daytime = is_daytime(hour)
+def place_generals(
+    stem: Stem, hour: Branch, plate: Plate, table: NobleTable = "甲牛", daytime: bool | None = None
+) -> Generals:
+    """Seat 貴人 on its 天盤 branch and lay the other eleven around the plate from there; 晝夜 by the
+    hour unless ``daytime`` is given (by the sun, docs/rules.md §10.3)."""
+    daytime = is_daytime(hour) if daytime is None else daytime
     noble = NOBLE_TABLES[table][stem][0 if daytime else 1]
     ground = plate.down(noble)
     clockwise = ground in _CLOCKWISE_GROUND

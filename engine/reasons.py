@@ -26,7 +26,7 @@ Depth = tuple[Branch, Branch, tuple[Branch, ...], tuple[Branch | Stem, ...], int
 
 Value = (
     Branch | Stem | Element | Rank | General | Method | Polarity | Position | Relation | Seat | Kin | Vigour
-    | Input | Pillar | int | tuple[Branch, ...] | tuple[Input, ...] | tuple[Depth, ...]
+    | Input | Pillar | int | str | tuple[Branch, ...] | tuple[Input, ...] | tuple[Depth, ...]
     | tuple[tuple[int, Branch, Stem | Branch, Relation | None], ...]
 )
 
@@ -74,6 +74,14 @@ class Rule(StrEnum):
     PLEIADES_YIN = "pleiades_yin"
     SEPARATE_YANG = "separate_yang"
     SEPARATE_YIN = "separate_yin"
+    # -- the hour and 晝夜 by the sun at a place (docs/rules.md §10) ------------------------------------------
+    HOUR_BY_MEAN = "hour_by_mean"
+    HOUR_BY_APPARENT = "hour_by_apparent"
+    DAY_BY_SUN = "day_by_sun"
+    SUN_UP = "sun_up"
+    SUN_DOWN = "sun_down"
+    POLAR_DAY = "polar_day"
+    POLAR_NIGHT = "polar_night"
     # -- 課体 (docs/rules.md §7) ---------------------------------------------------------------------------
     P_元首 = "p_元首"
     P_重審 = "p_重審"
@@ -167,6 +175,9 @@ _SEED: dict[Rule, tuple[int, ...]] = {
     Rule.PLEIADES_YIN: (67,),
     Rule.SEPARATE_YANG: (71,),
     Rule.SEPARATE_YIN: (71,),
+    # the seed gives no hour boundaries at all: solar time and sunrise are school options (§10)
+    Rule.HOUR_BY_MEAN: (), Rule.HOUR_BY_APPARENT: (), Rule.DAY_BY_SUN: (), Rule.SUN_UP: (), Rule.SUN_DOWN: (),
+    Rule.POLAR_DAY: (), Rule.POLAR_NIGHT: (),
     Rule.P_元首: (139,), Rule.P_重審: (139,), Rule.P_知一: (143,), Rule.P_見機: (143,),
     Rule.P_察微: (59,), Rule.P_蒿矢: (143,), Rule.P_弾射: (143,), Rule.P_昴星: (67,),
     Rule.P_別責: (143,), Rule.P_八専: (151,), Rule.P_伏吟: (147,), Rule.P_自任: (147,),

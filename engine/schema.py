@@ -1,7 +1,8 @@
-"""The chart as plain JSON-ready data (``--json``). The schema, version 3:
+"""The chart as plain JSON-ready data (``--json``). The schema, version 4:
 
-- ``schema``: 3 (version 1 carried the reasons as Japanese sentences; 2 carries them as data; 3
-  puts the reading's entries under ``reading.entries`` and adds ``reading.matters``)
+- ``schema``: 4 (version 1 carried the reasons as Japanese sentences; 2 carries them as data; 3
+  puts the reading's entries under ``reading.entries`` and adds ``reading.matters``; 4 adds ``sun``
+  and ``alternatives``, and the school options ``daynight`` and ``hour_by``)
 - ``day`` "甲子", ``hour`` "午", ``yuejiang`` "亥" — the three classical inputs
 - ``moment``: null for a chart cast from the classical inputs, else
   ``{"local": ISO 8601 with offset, "zone": IANA name, "year"/"month"/"day"/"hour": "丙午" …,
@@ -25,6 +26,20 @@
   each null]}``
 - ``patterns``: the 課体 that hold, ``[{"name", "reason"}]``; ``undecided``: those an input is
   missing for, ``[{"name", "needs", "reason"}]``
+- ``sun``: null without a place, else what the sun said (docs/rules.md §10.3–10.4): ``{"place":
+  {"lat", "lon"}, "clock": the local clock time (ISO 8601), "solar": the solar time the hour and day
+  were read on ("HH:MM:SS", null under hour_by clock), "equation_of_time": minutes (null unless
+  apparent), "clock_day"/"clock_hour": what the clock alone gives, "day"/"hour": what was used,
+  "hour_differs", "day_differs", "sunrise"/"sunset": ISO 8601 in the chart's zone (null unless
+  daynight sun, or in a polar day or night), "polar": "day" | "night" | null, "daytime": 晝 as used,
+  "hours_daytime": 晝 by the hours 卯–申, "daytime_differs", "trace": the reasons, as ``trace``}``
+- ``alternatives``: the charts one other school option would give, where they differ (docs/rules.md
+  §10.1), most important first: ``[{"option": a ``school`` key, "value", "kinds": what differs, of
+  "transmissions" "method" "hour" "day" "generals" "patterns" "tengshe", "transmissions": the
+  alternative's three branches (null when the same), "method" (null when the same), "day", "hour"
+  (the alternative's, null when the same), "generals": the 天盤 branches whose 天将 changes,
+  "patterns_gained", "patterns_lost": 課体 names, "tengshe": whether 騰蛇's R3 bearing changes}]``;
+  ``[]`` when no option changes the chart
 - ``reading`` (added by ``liuren cast --json`` with ``--reading``, ``--question`` or ``--matter``):
   ``{"matters": [...], "entries": [...]}``. ``matters``, in docs/rules.md §9.2's order, one per matter read
   (texts/matter_reading.py): ``{"key" (petition … child), "words" (the question's words that decided
@@ -39,17 +54,20 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import datetime
 from enum import Enum
 from typing import Any
 
+from .alternatives import Alternative, alternatives
 from .calendar import SolarTerm
 from .chart import Chart
 from .facts import Facts, facts
 from .patterns import classify
 from .reasons import Why
+from .solar import Solar
 from .symbols import BRANCHES, Pillar
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def plain(value: object) -> Any:
@@ -86,8 +104,46 @@ def _facts(known: Facts) -> dict[str, Any]:
     }
 
 
-def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
-    """The chart as a dict of strings, numbers, lists and dicts (see the module docstring)."""
+def sun_dict(sun: Solar | None) -> dict[str, Any] | None:
+    """What the sun said (``sun`` in the module docstring); ``None`` without a place."""
+    if sun is None:
+        return None
+
+    def when(value: datetime | None) -> str | None:
+        return None if value is None else value.isoformat(timespec="seconds")
+
+    return {
+        "place": {"lat": sun.place.lat, "lon": sun.place.lon},
+        "clock": when(sun.clock), "solar": None if sun.solar is None else f"{sun.solar:%H:%M:%S}",
+        "equation_of_time": None if sun.equation_of_time is None else round(sun.equation_of_time, 2),
+        "clock_day": str(sun.clock_day), "clock_hour": str(sun.clock_hour),
+        "day": str(sun.day), "hour": str(sun.hour),
+        "hour_differs": sun.hour_differs, "day_differs": sun.day_differs,
+        "sunrise": when(sun.sunrise), "sunset": when(sun.sunset), "polar": sun.polar,
+        "daytime": sun.daytime, "hours_daytime": sun.hours_daytime, "daytime_differs": sun.daytime_differs,
+        "trace": [why_dict(w) for w in sun.trace],
+    }
+
+
+def alternative_dict(alternative: Alternative) -> dict[str, Any]:
+    """One alternative (``alternatives`` in the module docstring)."""
+    other = alternative.chart
+    return {
+        "option": alternative.option, "value": alternative.value, "kinds": list(alternative.kinds),
+        "transmissions": None if alternative.transmissions is None else [str(b) for b in alternative.transmissions],
+        "method": None if alternative.method is None else alternative.method.name,
+        "day": str(other.day) if alternative.day else None, "hour": str(other.hour) if alternative.hour else None,
+        "generals": [str(b) for b in alternative.generals],
+        "patterns_gained": list(alternative.patterns_gained), "patterns_lost": list(alternative.patterns_lost),
+        "tengshe": alternative.tengshe,
+    }
+
+
+def to_dict(
+    chart: Chart, known: Facts | None = None, others: tuple[Alternative, ...] | None = None
+) -> dict[str, Any]:
+    """The chart as a dict of strings, numbers, lists and dicts (see the module docstring); ``others``
+    are the chart's alternatives when the caller has them already."""
     known = known if known is not None else facts(chart)
     found = classify(chart, known)
     m = chart.moment
@@ -140,4 +196,6 @@ def to_dict(chart: Chart, known: Facts | None = None) -> dict[str, Any]:
         "undecided": [
             {"name": u.name.name, "needs": [n.name for n in u.needs], "why": why_dict(u.why)} for u in found.undecided
         ],
+        "sun": sun_dict(chart.sun),
+        "alternatives": [alternative_dict(a) for a in (alternatives(chart) if others is None else others)],
     }

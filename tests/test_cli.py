@@ -41,7 +41,7 @@ def test_cast_in_other_languages_has_no_kana_outside_the_seed(lang: str, capsys:
 def test_cast_json_schema_3(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cast", "--day", "甲子", "--yuejiang", "亥", "--hour", "午", "--json", "--lang", "en"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["schema"] == 3 and data["lang"] == "en"
+    assert data["schema"] == 4 and data["lang"] == "en"
     assert (data["day"], data["hour"], data["yuejiang"]) == ("甲子", "午", "亥")
     assert data["plate"]["午"] == "亥" and len(data["plate"]) == 12
     assert data["moment"] is None

@@ -582,7 +582,7 @@ def test_cli_json_schema_3(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["cast", "--day", "庚午", "--yuejiang", "卯", "--hour", "午", "--question", "這場官司能贏嗎？", "--json"]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["schema"] == 3
+    assert data["schema"] == 4  # matters came with 3; 4 added sun and alternatives
     (matter,) = data["reading"]["matters"]
     assert matter["key"] == "lawsuit" and matter["words"] == ["官司"]
     assert matter["units"][:2] == ["general.勾陳", "general.勾陳.申亥"]

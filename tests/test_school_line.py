@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import cast, cast_classical
+from engine import Place, cast, cast_classical
 from engine.facts import facts
 from engine.school import DEFAULT_SCHOOL, School
 from texts.cli import main
@@ -34,7 +34,10 @@ FLIPPED: dict[str, Any] = {
     "shehai_depth_first": True,
     "maoxing_by_day": True,
     "tengshe_whenever_seen": True,
+    "daynight": "sun",
+    "hour_by": "apparent",
 }
+TOKYO = Place(35.6895, 139.6917)  # the sun's options read the sun at a place (docs/rules.md §10)
 OPTIONS = [f.name for f in fields(School)]
 
 
@@ -69,8 +72,9 @@ def test_text_json_picture_and_alt_text_name_the_option(lang: Lang) -> None:
         school = flipped(name)
         line = school_line(school, lang)
         assert line is not None
-        for chart in (cast_classical("甲子", "亥", "午", school=school),
-                      cast(datetime(2026, 6, 24, 13, 30), "Asia/Tokyo", school=school)):
+        place = TOKYO if school.needs_place else None  # and the classical inputs have none
+        for chart in (*(() if place else (cast_classical("甲子", "亥", "午", school=school),)),
+                      cast(datetime(2026, 6, 24, 13, 30), "Asia/Tokyo", school=school, place=place)):
             known = facts(chart)
             assert line in render_text(chart, lang, known=known).splitlines()
             data = chart_json(chart, known, lang, None)
@@ -112,7 +116,8 @@ def test_the_command_line_names_every_option_it_was_given(capsys: pytest.Capture
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_option_at_once_fits_the_picture_without_crowding(lang: Lang) -> None:
     school = School(**{name: FLIPPED[name] for name in OPTIONS})
-    chart = cast(datetime(2026, 6, 24, 13, 30), "America/Argentina/ComodRivadavia", school=school)
+    chart = cast(datetime(2026, 6, 24, 13, 30), "America/Argentina/ComodRivadavia", school=school,
+                 place=Place(-34.6, -58.4))
     plan = layout(chart, lang, measure)
     line = school_line(school, lang)
     assert line is not None

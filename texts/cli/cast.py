@@ -23,7 +23,9 @@ from texts.words.explain import explain
 from texts.words.schools import school_line, school_options
 
 if TYPE_CHECKING:  # the readings and the JSON schema are imported by the runs that print them
+    from engine.alternatives import Alternative
     from texts.matters.values import MatterSection
+    from texts.place import Located
     from texts.reading import Reading
 
 
@@ -35,6 +37,9 @@ def school_from(args: argparse.Namespace) -> School:
         shehai_depth_first=args.shehai_depth,
         maoxing_by_day=args.maoxing_by_day,
         tengshe_whenever_seen=args.tengshe_whenever_seen,
+        # the sun's options are the cast command's alone (table, find and quiz cast no moment)
+        daynight=getattr(args, "daynight", "hours"),
+        hour_by=getattr(args, "hour_by", "clock"),
     )
 
 
@@ -50,9 +55,10 @@ def _blank(name: str, value: str | None) -> None:
 
 def chart_from(args: argparse.Namespace, now: datetime | None = None) -> Chart:
     """The chart the ``cast`` arguments ask for; ``CastError`` for anything unreadable or contradictory."""
-    for name in ("at", "when", "tz", "day", "yuejiang", "hour"):
-        _blank(f"--{name}" if name != "when" else "the moment", getattr(args, name))
+    for name in ("at", "when", "tz", "day", "yuejiang", "hour", "place"):
+        _blank(f"--{name}" if name != "when" else "the moment", getattr(args, name, None))
     school = school_from(args)
+    located = place_from(args)
     moment_text = args.at if args.at is not None else args.when
     if args.at is not None and args.when is not None:
         raise CastError("give the moment once: either as an argument or with --at")
@@ -61,6 +67,9 @@ def chart_from(args: argparse.Namespace, now: datetime | None = None) -> Chart:
             raise CastError("--day/--hour cast from the classical inputs: leave out the moment (or drop --day/--hour)")
         if args.tz is not None:
             raise CastError("--tz has no meaning with --day/--hour (no calendar is used)")
+        if located is not None or school.needs_place:
+            raise CastError("--place, --daynight sun and --hour-by mean/apparent need a moment: "
+                            "the classical inputs --day/--hour have no time of day to read the sun at")
         missing = [name for name in ("day", "yuejiang", "hour") if getattr(args, name) is None]
         if missing:
             raise CastError(
@@ -68,13 +77,40 @@ def chart_from(args: argparse.Namespace, now: datetime | None = None) -> Chart:
                 f"(missing: {', '.join('--' + m for m in missing)})"
             )
         return cast_classical(args.day, args.yuejiang, args.hour, school=school)
-    zone = args.tz if args.tz is not None else cli_zone()
+    zone = args.tz if args.tz is not None else (_zone_of(located) if located is not None else cli_zone())
     try:
         at = parse_when(moment_text or "now", zone, now or datetime.now(UTC))
     except WhenError as error:
         raise CastError(str(error)) from None
     override = parse_branch(args.yuejiang) if args.yuejiang is not None else None
-    return cast(at, school=school, yuejiang=override)
+    if school.needs_place and located is None:
+        raise CastError("--daynight sun and --hour-by mean/apparent read the sun at a place: "
+                        "give --place (a city's name, or lat,lon such as 35.68,139.69)")
+    return cast(at, school=school, yuejiang=override, place=None if located is None else located.place)
+
+
+def place_from(args: argparse.Namespace) -> Located | None:
+    """The ``--place`` given, resolved (``PlaceError``, a ``ValueError``, when it cannot be); ``None``
+    without one."""
+    text: str | None = getattr(args, "place", None)
+    if text is None:
+        return None
+    from texts.place import parse_place  # the gazetteer loads only for a run that names a place
+
+    return parse_place(text)
+
+
+def _zone_of(located: Located) -> str:
+    """A place given without --tz brings its own zone: a city's, or for coordinates the nearest
+    city's (the machine's zone when the gazetteer is not installed)."""
+    if located.zone is not None:
+        return located.zone
+    from texts.place import PlaceError, nearest
+
+    try:
+        return nearest(located.place).zone or cli_zone()
+    except PlaceError:  # no gazetteer: coordinates still work, on the machine's zone
+        return cli_zone()
 
 
 def chart_and_facts(args: argparse.Namespace) -> tuple[Chart, Facts]:
@@ -132,11 +168,15 @@ def reading_dict(result: Reading, lang: Lang) -> list[dict[str, Any]]:
 def chart_json(
     chart: Chart, known: Facts, lang: Lang, reading: Reading | None, matters: tuple[MatterSection, ...] = ()
 ) -> dict[str, Any]:
-    """The engine's JSON with each reason's text in ``lang`` added (schema 3, engine/schema.py)."""
+    """The engine's JSON with each reason's text in ``lang`` added (engine/schema.py), and the
+    alternatives' and the sun's lines in ``lang`` (``text``, ``alternatives_text``, ``alternatives_summary``)."""
+    from engine.alternatives import alternatives
     from engine.schema import to_dict  # imported by the runs that print JSON
 
-    data = to_dict(chart, known)
+    others = alternatives(chart)
+    data = to_dict(chart, known, others)
     data["lang"] = lang
+    _word_the_sides(data, chart, others, lang)
     # the school options that are not the defaults, by name and as a sentence (None: defaults)
     data["school_options"] = {"changed": list(school_options(chart.school)), "text": school_line(chart.school, lang)}
     for item, why in zip(data["trace"], chart.transmissions.trace, strict=True):
@@ -152,6 +192,34 @@ def chart_json(
 
         data["reading"] = {"matters": [matter_json(m) for m in matters], "entries": reading_dict(reading, lang)}
     return data
+
+
+def _word_the_sides(data: dict[str, Any], chart: Chart, found: tuple[Alternative, ...], lang: Lang) -> None:
+    """The alternatives and the sun in ``lang``: each alternative's ``text``, the lines shown for them
+    (``alternatives_text``), and the sun's lines and reasons (docs/rules.md §10)."""
+    from texts.alternatives import alternative_line, alternative_lines, summary_line, sun_lines
+
+    for item, alternative in zip(data["alternatives"], found, strict=True):
+        item["text"] = alternative_line(alternative, lang)
+    data["alternatives_text"] = alternative_lines(chart, lang, found, indent="")
+    data["alternatives_summary"] = summary_line(chart, lang, found)  # one line, as a reply or caption says it
+    if chart.sun is not None:
+        data["sun"]["text"] = sun_lines(chart.sun, lang)
+        for item, why in zip(data["sun"]["trace"], chart.sun.trace, strict=True):
+            item["text"] = explain(why, lang)
+
+
+def sides(chart: Chart, lang: Lang, *, with_trace: bool = True) -> list[str]:
+    """The lines the terminal prints after the chart: what the sun said at the place (with its reasons
+    unless ``with_trace`` is off), then the alternatives, or the line saying no option changes it."""
+    from texts.alternatives import alternative_lines, sun_lines
+
+    lines = []
+    if chart.sun is not None:
+        lines += sun_lines(chart.sun, lang)
+        if with_trace:
+            lines += [f"  {explain(why, lang)}" for why in chart.sun.trace]
+    return lines + alternative_lines(chart, lang)
 
 
 def write_png(chart: Chart, target: str, theme: str, lang: Lang, known: Facts | None = None) -> None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.chart import CastError
 from engine.terms import FIRST_YEAR, LAST_YEAR
-from texts.cli.cast import chart_and_facts, chart_json, lang_from, school_from, table, table_line, write_png
+from texts.cli.cast import chart_and_facts, chart_json, lang_from, school_from, sides, table, table_line, write_png
 from texts.cli.errors import one_line, say
 from texts.render import render_text
 from texts.when import ACCEPTED_FORMS
@@ -124,6 +124,21 @@ def _school_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _sun_arguments(parser: argparse.ArgumentParser) -> None:
+    """The place and the two school options that read the sun there (docs/rules.md §10): cast only."""
+    parser.add_argument(
+        "--place", metavar="PLACE",
+        help="where the question is asked: a city (東京, 乌鲁木齐, Madrid, ES) or lat,lon (35.68,139.69); "
+             "without --tz the chart takes the place's zone; names need liuren[place]",
+    )
+    group = parser.add_argument_group("school options that read the sun at --place")
+    group.add_argument("--daynight", choices=("hours", "sun"), default="hours",
+                       help="晝夜 for 貴人 by the hours 卯–申 (default) or by sunrise and sunset at --place")
+    group.add_argument("--hour-by", choices=("clock", "mean", "apparent"), default="clock",
+                       help="read the hour and the day change on the clock (default), on local mean solar time, "
+                            "or on apparent solar time (真太陽時) at --place")
+
+
 def _lang_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", choices=LANGS, default=None, help="the language of labels and reasons (default $LIUREN_LANG, else ja)"
@@ -179,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--sex", choices=("男", "女"), help="the querent's sex, for 行年")
     _lang_argument(c)
     _school_arguments(c)
+    _sun_arguments(c)
     # the matter asked (docs/rules.md §9): recognised in --question, or chosen with --matter
     c.add_argument("--question", metavar="TEXT", help="the question asked: its matter (類神) is read first")
     c.add_argument(
@@ -293,6 +309,8 @@ def run(args: argparse.Namespace) -> int:
                     from texts.reading.sentences import render_reading
 
                     print(render_reading(reading, lang, with_trace=not args.no_trace))
+                # last, the sun at the place and the other schools (docs/rules.md §10)
+                print("\n".join(sides(chart, lang, with_trace=not args.no_trace)))
         elif args.command == "table":
             charts = table(school_from(args), args.hour)
             if args.json:

@@ -1,0 +1,167 @@
+"""Schools side by side (docs/rules.md §10.1): the same inputs cast with one school option changed.
+
+An *alternative* of a chart is the chart cast from the same inputs under its school with exactly one
+option set to another of its values. Only the options that can apply are tried: the day change only
+when the hour is read between 23:00 and 24:00, the sun's options only when a place is known, no
+calendar option for the classical inputs, the 伏吟 option only on a 伏吟 plate.
+
+    >>> from engine import cast_classical
+    >>> [(a.option, a.value, a.kinds) for a in alternatives(cast_classical("丁卯", "子", "子"))]
+    [('fuyin_repeat_clash', True, ('transmissions',))]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .chart import Chart, cast, cast_classical, classical_chart
+from .patterns import detect
+from .school import School
+from .symbols import BRANCHES, Branch
+from .terms import General, Method
+
+__all__ = ["OPTION_VALUES", "Alternative", "alternatives", "clear_cache", "differences", "tengshe_bears"]
+
+# Every value each option can take, in engine.School's field order (the first is the default).
+OPTION_VALUES: dict[str, tuple[bool | str, ...]] = {
+    "day_changes_at_23": (True, False),
+    "noble_table": ("甲牛", "甲羊"),
+    "fuyin_repeat_clash": (False, True),
+    "shehai_depth_first": (False, True),
+    "maoxing_by_day": (False, True),
+    "tengshe_whenever_seen": (False, True),
+    "daynight": ("hours", "sun"),
+    "hour_by": ("clock", "mean", "apparent"),
+}
+assert tuple(OPTION_VALUES) == tuple(f.name for f in fields(School)), "a new School option needs its values here"
+_CALENDAR = frozenset({"day_changes_at_23"})
+_SUN = frozenset({"daynight", "hour_by"})
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """The chart under ``option`` = ``value``, and what differs from the chart it was tried against.
+
+    ``generals`` are the 天盤 branches whose 天将 changes; ``patterns_gained``/``patterns_lost`` the
+    課体 (by name) the alternative has that the chart has not, and the other way round; ``tengshe``
+    whether a 騰蛇 opening bears under docs/rules.md §9.3 R3 differs (the 騰蛇 option's concern)."""
+
+    option: str
+    value: bool | str
+    chart: Chart
+    transmissions: tuple[Branch, Branch, Branch] | None  # the alternative's 三伝 when they differ
+    method: Method | None  # the alternative's method when it differs
+    day: bool
+    hour: bool
+    generals: tuple[Branch, ...]
+    patterns_gained: tuple[str, ...]
+    patterns_lost: tuple[str, ...]
+    tengshe: bool
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """What differs, most important first: transmissions, method, hour, day, generals, patterns, tengshe."""
+        named = (("transmissions", self.transmissions is not None), ("method", self.method is not None),
+                 ("hour", self.hour), ("day", self.day), ("generals", bool(self.generals)),
+                 ("patterns", bool(self.patterns_gained or self.patterns_lost)), ("tengshe", self.tengshe))
+        return tuple(name for name, held in named if held)
+
+    @property
+    def rank(self) -> int:
+        """0 when the 三伝 or method differ, 1 the hour or day, 2 the 天将, 3 the 課体, 4 only 騰蛇's bearing."""
+        kinds = self.kinds
+        for rank, group in enumerate((("transmissions", "method"), ("hour", "day"), ("generals",), ("patterns",))):
+            if any(k in kinds for k in group):
+                return rank
+        return 4
+
+
+def tengshe_bears(chart: Chart, whenever_seen: bool) -> bool:
+    """Whether 騰蛇's opening bears (docs/rules.md §9.3 R3): as 發用 only, or on any of the 三伝."""
+    heaven = chart.plate.up(chart.generals.ground_of(General.騰蛇))
+    return heaven in chart.transmissions.branches if whenever_seen else chart.steps[0].branch == heaven
+
+
+# The 課体 names of the shared classical charts (cast_classical keeps each alive), by the chart's id:
+# detecting them is most of an alternatives() call, and a chart's are the same each time.
+_CLASSICAL_PATTERNS: dict[int, tuple[Chart, frozenset[str]]] = {}
+
+
+def _patterns(chart: Chart) -> frozenset[str]:
+    if chart.moment is not None:  # 龍首 and others read the year and month: no sharing
+        return frozenset(p.name.name for p in detect(chart))
+    kept = _CLASSICAL_PATTERNS.get(id(chart))
+    if kept is None or kept[0] is not chart:
+        kept = _CLASSICAL_PATTERNS[id(chart)] = (chart, frozenset(p.name.name for p in detect(chart)))
+    return kept[1]
+
+
+def clear_cache() -> None:
+    """Forget the 課体 kept for the classical charts (with engine.chart.clear_cache, for cold timings)."""
+    _CLASSICAL_PATTERNS.clear()
+
+
+def differences(
+    chart: Chart, other: Chart, option: str, value: bool | str, mine: frozenset[str] | None = None
+) -> Alternative:
+    """``other`` (the chart under ``option`` = ``value``) compared with ``chart`` (whose 課体 names,
+    ``mine``, a caller comparing many may give once)."""
+    t, u = chart.transmissions, other.transmissions
+    mine = _patterns(chart) if mine is None else mine
+    theirs = _patterns(other)
+    tengshe = option == "tengshe_whenever_seen" and (
+        tengshe_bears(chart, chart.school.tengshe_whenever_seen) != tengshe_bears(other, bool(value)))
+    return Alternative(
+        option, value, other,
+        None if u.branches == t.branches else u.branches,
+        None if u.method is t.method else u.method,
+        other.day != chart.day, other.hour != chart.hour,
+        tuple(b for b in BRANCHES if other.generals.on(b) is not chart.generals.on(b)),
+        tuple(sorted(theirs - mine)), tuple(sorted(mine - theirs)), tengshe,
+    )
+
+
+def _applies(chart: Chart, option: str) -> bool:
+    if option in _SUN:
+        return chart.sun is not None
+    if option in _CALENDAR:
+        if chart.moment is None:
+            return False
+        wall = chart.sun.solar if chart.sun is not None and chart.sun.solar is not None else chart.moment.local
+        return wall.hour == 23
+    if option == "fuyin_repeat_clash":
+        return chart.plate.offset == 0
+    return True
+
+
+def _recast(chart: Chart, school: School, option: str) -> Chart:
+    m = chart.moment
+    if m is None:
+        return cast_classical(chart.day, chart.yuejiang, chart.hour, school=school)
+    if option not in _CALENDAR and option not in _SUN:  # same day, hour and 晝夜: the shared classical chart
+        core = classical_chart(chart.day, chart.yuejiang, chart.hour, school, chart.generals.daytime)
+        return replace(core, moment=m, sun=chart.sun)
+    override = None if chart.yuejiang == m.yuejiang else chart.yuejiang
+    return cast(m.local, school=school, yuejiang=override, place=None if chart.sun is None else chart.sun.place)
+
+
+def alternatives(chart: Chart) -> tuple[Alternative, ...]:
+    """The alternatives of ``chart`` that differ in anything §10.1 names, most important first
+    (三伝 and method, then hour and day, then 天将, then 課体; options in ``OPTION_VALUES`` order
+    within a rank). Empty when no school option changes this chart."""
+    found = []
+    mine = _patterns(chart)
+    for option, values in OPTION_VALUES.items():
+        if not _applies(chart, option):
+            continue
+        current = getattr(chart.school, option)
+        for value in values:
+            if value == current:
+                continue
+            changed: dict[str, Any] = {option: value}  # one field by name; School checks the value
+            other = _recast(chart, replace(chart.school, **changed), option)
+            alternative = differences(chart, other, option, value, mine)
+            if alternative.kinds:
+                found.append(alternative)
+    return tuple(sorted(found, key=lambda a: a.rank))
