@@ -21,7 +21,10 @@ slows both alike. Workloads (64 in flight by default):
 
 - ``new minutes, picture on``: every interaction a minute never cast before (ours and the peer get
   the same moments), the picture attached;
-- ``same moment, no picture``: one moment again and again, no picture.
+- ``same moment, no picture``: one moment again and again, no picture;
+- ``new 時, picture on``: every interaction a 時 never cast before (two hours on from the last, from
+  ``NEW_HOURS_BASE``: a new chart, reading, reply and picture each time, as a study group going
+  through dates, a quiz or the site asks), the users cycled as in the others, the picture attached.
 
 Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
 p95 and mean over all rounds), and the bot's CPU per interaction (user + system time of its process,
@@ -80,9 +83,11 @@ WARM_UP = 16
 CLEAR_EVERY = 256  # the stand-in forgets what it recorded (uploads included) this often
 BASE = datetime(2026, 11, 29, 9, 1)
 SAME_MOMENT = "2026-11-29 14:00"
+NEW_HOURS_BASE = datetime(2027, 3, 1, 0, 20)  # far from BASE: no 時 of the new minutes' is met again
 NEW_MINUTES = "new minutes, picture on"
 SAME = "same moment, no picture"
-WORKLOADS = (NEW_MINUTES, SAME)
+NEW_HOURS = "new 時, picture on"
+WORKLOADS = (NEW_MINUTES, SAME, NEW_HOURS)
 TICK = os.sysconf("SC_CLK_TCK")
 DEFERRED = [0]  # in the stand-in host: interactions answered by a deferral, then an edit
 EXPIRED = [0]  # … deferred, and never answered (the stand-in expires an interaction after 3 s)
@@ -108,6 +113,8 @@ def options_for(workload: str, n: int) -> dict[str, Any]:
         return {"when": f"{BASE + timedelta(minutes=n):%Y-%m-%d %H:%M}", "image": True}
     if workload == SAME:
         return {"when": SAME_MOMENT, "image": False}
+    if workload == NEW_HOURS:
+        return {"when": f"{NEW_HOURS_BASE + timedelta(hours=2 * n):%Y-%m-%d %H:%M}", "image": True}
     # memory: a distinct moment each time, with its picture, until the chart cache is full and beyond
     return {"when": MEMORY_MOMENTS[n], "image": True}
 
