@@ -106,6 +106,17 @@ def test_long_texts_drawn_as_their_words_keep_every_pixel(lang: Lang, monkeypatc
     assert [piece for _, piece in pieces(pillars, 17, False)] == ["年丙午", "月庚寅", "日甲戌", "時辛未"]
 
 
+def test_a_thread_painting_over_its_canvas_draws_each_picture_as_a_fresh_one() -> None:
+    """``raster.png`` paints on the thread's own canvas, over the last picture: each PNG is the one
+    a fresh canvas gives, whatever was drawn before it (other charts, themes, languages)."""
+    charts = [*golden_charts().values(), cast_classical("乙丑", "寅", "申"), cast_classical("丙寅", "卯", "酉")]
+    plans = [(_layout(chart, lang), theme) for chart in charts for lang in ("ja", "en") for theme in raster.THEMES_ALL]
+    sizes = Counter((plan.width, plan.height) for plan, _ in plans)
+    assert max(sizes.values()) >= 4, sizes  # pictures of one size follow each other: the canvas is painted over
+    for plan, theme in sorted(plans + plans[::-1], key=lambda p: (p[0].height, p[1] == "dark")):
+        assert raster.png(plan, theme) == raster.encode(raster.paint(plan, theme))
+
+
 @pytest.mark.parametrize("rows", [1, raster.STRIP_ROWS - 1, raster.STRIP_ROWS, 2 * raster.STRIP_ROWS,
                                   2 * raster.STRIP_ROWS + 1])
 def test_every_row_is_kept_across_the_strips(rows: int) -> None:
