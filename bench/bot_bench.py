@@ -21,7 +21,10 @@ slows both alike. Workloads (64 in flight by default):
 
 - ``new minutes, picture on``: every interaction a minute never cast before (ours and the peer get
   the same moments), the picture attached;
-- ``same moment, no picture``: one moment again and again, no picture.
+- ``same moment, no picture``: one moment again and again, no picture;
+- ``new 時, picture on``: every interaction a 時 never cast before (two hours on from the last, from
+  ``NEW_HOURS_BASE``: a new chart, reading, reply and picture each time, as a study group going
+  through dates, a quiz or the site asks), the users cycled as in the others, the picture attached.
 
 Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
 p95 and mean over all rounds), and the bot's CPU per interaction (user + system time of its process,
@@ -36,6 +39,8 @@ that round, as median (min–max).
 Then memory: ``--memory N`` distinct casts with pictures (each a new chart moment and picture;
 from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of
 each bot at start, before them and after them. Ratios are ours/peer.
+Then start-up: ``--startup N`` starts of each bot, alternated, timed from the process's start to its
+IDENTIFY at the stand-in (READY is sent back at once): ours on the bench's database, migrated by then.
 ``--peer-twice`` runs the rounds with a second peer in ours' place (ours is started only for the
 reply the peers copy): two bots doing the same work, so its ratios are what the bench itself reads
 as a difference (its figures are in docs/performance.md). Read ours/peer against it.
@@ -80,9 +85,11 @@ WARM_UP = 16
 CLEAR_EVERY = 256  # the stand-in forgets what it recorded (uploads included) this often
 BASE = datetime(2026, 11, 29, 9, 1)
 SAME_MOMENT = "2026-11-29 14:00"
+NEW_HOURS_BASE = datetime(2027, 3, 1, 0, 20)  # far from BASE: no 時 of the new minutes' is met again
 NEW_MINUTES = "new minutes, picture on"
 SAME = "same moment, no picture"
-WORKLOADS = (NEW_MINUTES, SAME)
+NEW_HOURS = "new 時, picture on"
+WORKLOADS = (NEW_MINUTES, SAME, NEW_HOURS)
 TICK = os.sysconf("SC_CLK_TCK")
 DEFERRED = [0]  # in the stand-in host: interactions answered by a deferral, then an edit
 EXPIRED = [0]  # … deferred, and never answered (the stand-in expires an interaction after 3 s)
@@ -108,6 +115,8 @@ def options_for(workload: str, n: int) -> dict[str, Any]:
         return {"when": f"{BASE + timedelta(minutes=n):%Y-%m-%d %H:%M}", "image": True}
     if workload == SAME:
         return {"when": SAME_MOMENT, "image": False}
+    if workload == NEW_HOURS:
+        return {"when": f"{NEW_HOURS_BASE + timedelta(hours=2 * n):%Y-%m-%d %H:%M}", "image": True}
     # memory: a distinct moment each time, with its picture, until the chart cache is full and beyond
     return {"when": MEMORY_MOMENTS[n], "image": True}
 
@@ -176,6 +185,11 @@ async def _run(standin: DiscordStandIn, workload: str, start: int, count: int, c
     return latencies
 
 
+async def _identified(standin: DiscordStandIn, past: int) -> None:
+    while len(standin.identifies) <= past:  # READY is the stand-in's answer to the IDENTIFY, sent at once
+        await asyncio.sleep(0.001)
+
+
 async def serve() -> int:
     """Two stand-ins; JSON commands on stdin, one JSON answer per line on stdout."""
     from testkit.discord_standin import DiscordStandIn
@@ -197,6 +211,9 @@ async def serve() -> int:
                 answer = True
             elif ask["op"] == "sample":
                 answer = await _sample(standin, ask["options"])
+            elif ask["op"] == "identified":  # the IDENTIFYs so far, once there are more than ``past``
+                await asyncio.wait_for(_identified(standin, ask["past"]), CONNECT_TIMEOUT_S)
+                answer = len(standin.identifies)
             elif ask["op"] == "moments":
                 MEMORY_MOMENTS[:], answer = memory_moments(ask["count"])
             elif ask["op"] == "run":
@@ -291,21 +308,41 @@ class Bot:
         self.log.close()
 
 
-def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host, tree: Path = ROOT,
-          tracer: Tracer | None = None) -> Bot:
-    """A bot started and connected (``tracer``: under tracemalloc, bench/bot_memory.py)."""
-    log = open(workdir / f"{label}.log", "w")  # noqa: SIM115 - closed by Bot.stop
+def spawn(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host, tree: Path = ROOT,
+          tracer: Tracer | None = None, log_name: str | None = None) -> Bot:
+    """A bot's process started, pointed at ``label``'s stand-in (not waited for)."""
+    log = open(workdir / f"{log_name or label}.log", "w")  # noqa: SIM115 - closed by Bot.stop
     path = str(tree) if tracer is None else f"{tracer.folder}{os.pathsep}{tree}"
     full = {**{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "LIUREN_"))}, **env,
             **host.env[label], "PYTHONPATH": path}
     process = subprocess.Popen(argv, cwd=tree, env=full, stdout=log, stderr=log, preexec_fn=_die_with_parent)
-    bot = Bot(label, process, log)
+    return Bot(label, process, log)
+
+
+def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, host: Host, tree: Path = ROOT,
+          tracer: Tracer | None = None) -> Bot:
+    """A bot started and connected (``tracer``: under tracemalloc, bench/bot_memory.py)."""
+    bot = spawn(label, argv, env, workdir, host, tree, tracer)
     try:
         host.ask(op="connected", who=label)
     except Exception:
         bot.stop()
         raise RuntimeError(f"{label} did not connect; see {workdir / (label + '.log')}") from None
     return bot
+
+
+def startup_ms(host: Host, label: str, argv: list[str], env: Mapping[str, str], workdir: Path,
+               tree: Path = ROOT) -> float:
+    """Milliseconds from a bot's process start to its IDENTIFY at the stand-in (READY is the
+    answer, sent at once); the process is stopped then."""
+    seen = host.ask(op="identified", who=label, past=-1)
+    started = time.perf_counter()
+    bot = spawn(label, argv, env, workdir, host, tree, log_name=f"{label}-start")
+    try:
+        host.ask(op="identified", who=label, past=seen)
+        return (time.perf_counter() - started) * 1000
+    finally:
+        bot.stop()
 
 
 def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int, start_at: int) -> None:
@@ -352,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=64, help="interactions in flight")
     parser.add_argument("--memory", type=int, default=10_000, help="distinct casts with pictures before the RSS")
-    parser.add_argument("--quick", action="store_true", help="1 round of 4, 4 in flight, 4 for memory")
+    parser.add_argument("--startup", type=int, default=10, help="starts of each bot timed to READY, interleaved")
+    parser.add_argument("--quick", action="store_true", help="1 round of 4, 4 in flight, 4 for memory, 1 start")
     parser.add_argument("--where", action="store_true",
                         help="ours under tracemalloc: what the memory casts left allocated, by line (slower)")
     parser.add_argument("--ours-tree", type=Path, default=ROOT,
@@ -365,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.serve:
         return asyncio.run(serve())
     if args.quick:
-        args.count, args.rounds, args.concurrency, args.memory = 4, 1, 4, 4
+        args.count, args.rounds, args.concurrency, args.memory, args.startup = 4, 1, 4, 4, 1
     if args.peer_twice:  # the rounds only: a memory run of two peers would say nothing of ours
         args.memory = 0
     if not (1 <= args.count <= 100_000 and 1 <= args.concurrency <= 256 and args.rounds >= 1):
@@ -454,6 +492,22 @@ def main(argv: list[str] | None = None) -> int:
             if tracer is not None and first is not None:
                 print(" what the memory casts left allocated in ours (tracemalloc; not the RSS figure):")
                 print("\n".join(where(first, tracer.snapshot(ours.process), args.ours_tree.resolve())))
+        if args.startup:
+            ours_start = ([sys.executable, "-m", "bot"], {"LIUREN_DB": str(workdir / "bench.sqlite3"),
+                                                           "LIUREN_TZ": "Asia/Tokyo"}, args.ours_tree.resolve())
+            if args.peer_twice:
+                ours_start = (peer_argv, peer_env, ROOT)
+            for bot in bots:
+                bot.stop()
+            times: dict[str, list[float]] = {"ours": [], "peer": []}
+            for n in range(args.startup):  # alternated, as the rounds: a busy moment slows both alike
+                for label in ("ours", "peer") if n % 2 == 0 else ("peer", "ours"):
+                    argv_, env_, tree_ = ours_start if label == "ours" else (peer_argv, peer_env, ROOT)
+                    times[label].append(startup_ms(host, label, argv_, env_, workdir, tree_))
+            print(f" start-up: process start to READY, {args.startup} starts of each, interleaved; {load()}")
+            print(row("median", statistics.median(times["ours"]), statistics.median(times["peer"]), "ms"))
+            print(row("best", min(times["ours"]), min(times["peer"]), "ms"))
+            print(f"  {'ours/peer start by start':<34} {paired(times['ours'], times['peer'])}")
         print(f"ratios ours/peer printed above; logs in {workdir}")
     finally:
         for bot in bots:

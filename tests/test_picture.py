@@ -27,7 +27,7 @@ from texts.picture import raster
 from texts.picture.alt import alt_text
 from texts.picture.draw import SCALE, clear_cache, filename, render_png
 from texts.picture.fonts import FONT_DIR, FONT_FILES, cmap
-from texts.picture.glyphs import measure
+from texts.picture.glyphs import measure, pieces
 from texts.picture.golden import GOLDEN_DIR, golden_charts
 from texts.picture.layout import layout, texts_of
 from texts.picture.shapes import CELL, MARGIN, MIN_TEXT, RING_ROWS, WIDTH, Box, Layout, Text, drawable_characters, term
@@ -87,6 +87,34 @@ def test_the_png_holds_exactly_the_painted_pixels(theme: raster.Theme) -> None:
     rgb = painted.convert("RGB")
     same_rgb = Image.open(BytesIO(raster.encode(rgb))).convert("RGB").tobytes() == rgb.tobytes()
     assert same_rgb, "an RGB picture's PNG does not decode to its pixels"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_long_texts_drawn_as_their_words_keep_every_pixel(lang: Lang, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long text drawn as its words (cut where they fall on whole pixels) paints exactly the
+    pixels the whole text would, in both themes, for moments in several zones; and the CJK title
+    and pillars are cut, so their words are what other charts share."""
+    charts = [picture.of_the_hour(cast(datetime(2026, month, 3 + month, (5 * month) % 24, 30), zone))
+              for month, zone in zip((1, 5, 9, 12), ("Asia/Tokyo", "Europe/London", "America/Argentina/ComodRivadavia",
+                                                    "Asia/Taipei"), strict=True)]
+    plans = [_layout(chart, lang) for chart in charts]
+    cut = [raster.paint(plan, theme).tobytes() for plan in plans for theme in raster.THEMES_ALL]
+    monkeypatch.setattr(raster, "pieces", lambda value, size, bold: [(0, value)])
+    whole = [raster.paint(plan, theme).tobytes() for plan in plans for theme in raster.THEMES_ALL]
+    assert [a == b for a, b in zip(cut, whole, strict=True)] == [True] * len(whole)
+    pillars = text("picture.pillars", "ja", year="丙午", month="庚寅", day="甲戌", hour="辛未")
+    assert [piece for _, piece in pieces(pillars, 17, False)] == ["年丙午", "月庚寅", "日甲戌", "時辛未"]
+
+
+def test_a_thread_painting_over_its_canvas_draws_each_picture_as_a_fresh_one() -> None:
+    """``raster.png`` paints on the thread's own canvas, over the last picture: each PNG is the one
+    a fresh canvas gives, whatever was drawn before it (other charts, themes, languages)."""
+    charts = [*golden_charts().values(), cast_classical("乙丑", "寅", "申"), cast_classical("丙寅", "卯", "酉")]
+    plans = [(_layout(chart, lang), theme) for chart in charts for lang in ("ja", "en") for theme in raster.THEMES_ALL]
+    sizes = Counter((plan.width, plan.height) for plan, _ in plans)
+    assert max(sizes.values()) >= 4, sizes  # pictures of one size follow each other: the canvas is painted over
+    for plan, theme in sorted(plans + plans[::-1], key=lambda p: (p[0].height, p[1] == "dark")):
+        assert raster.png(plan, theme) == raster.encode(raster.paint(plan, theme))
 
 
 @pytest.mark.parametrize("rows", [1, raster.STRIP_ROWS - 1, raster.STRIP_ROWS, 2 * raster.STRIP_ROWS,

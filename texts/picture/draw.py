@@ -82,7 +82,7 @@ def _finished(key: tuple[object, ...], chart: Chart, theme: Theme, lang: Lang, k
     with _LOCK:
         found = _CACHE.get(key)
     if found is None:
-        png = encode(paint(layout(of_the_hour(chart), lang, measure, known, highlight), theme))
+        png = raster.png(layout(of_the_hour(chart), lang, measure, known, highlight), theme)
         with _LOCK:  # another thread may have finished it meanwhile (with its alt text): that one stays
             found = _CACHE.get(key) or _CACHE.put(key, (png, None))
     return found

@@ -10,12 +10,14 @@ so a chart's own texts are drawn and let go and the shared labels stay.
 
 from __future__ import annotations
 
+import re
+
 from PIL import Image, ImageDraw
 
 from texts.memo import remember
 from texts.picture.fonts import Weight, font
 
-__all__ = ["SCALE", "SHORT", "glyphs", "measure", "place"]
+__all__ = ["SCALE", "SHORT", "glyphs", "measure", "pieces", "place"]
 
 SCALE = 2  # the picture is drawn at 2× its display size
 SHORT = 3  # texts of at most this many characters are kept whatever they weigh
@@ -56,6 +58,32 @@ def glyphs(value: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image,
     if len(value) <= SHORT:
         return _short_glyphs(value, size, bold, anchor)
     return _rasterise(value, size, bold, anchor)
+
+
+_WORD = re.compile("[^ \u3000]+")
+
+
+def pieces(value: str, size: int, bold: bool) -> list[tuple[int, str]]:
+    """``value`` cut at its spaces into pieces that draw the same pixels as the whole, each with its
+    pen offset at ``SCALE``× from the text's left edge (its first piece at 0). A cut is made only
+    where that offset is a whole pixel: a text is rasterised from a whole-pixel origin, so a piece
+    drawn alone there puts every glyph where the whole text would. CJK texts, whose advances are
+    whole pixels, fall into their words, which recur between charts (``年丙午``, ``未時``) where the
+    whole line does not."""
+    found: list[tuple[int, str]] = []
+    start = offset = measured = 0  # the piece being gathered: where it starts in value, its offset
+    pen = 0.0  # the pen's offset at value[measured]
+    for word in _WORD.finditer(value):
+        at = word.start()
+        if at == 0:
+            continue
+        pen += measure(value[measured:at], size, bold) * SCALE  # a word and its spaces: these recur
+        measured = at
+        if pen.is_integer():
+            found.append((offset, value[start:at].rstrip(" \u3000")))
+            start, offset = at, int(pen)
+    found.append((offset, value[start:]))
+    return found
 
 
 def pixels(*images: Image.Image) -> int:
