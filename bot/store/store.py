@@ -80,9 +80,9 @@ class Store:
         was taken (before, or by an earlier step)."""
         params = [step[1] for step in steps]
         statements = [(q.insert_cases(len(part)), tuple(chain.from_iterable(part))) for part in q.pieces(params)]
-        # Not flushed (Driver.fetch_batch): a cast's case survives the bot's process ending or crashing;
-        # only a crash of the machine in the moment after could take back the last few casts' cases.
-        written = await self.driver.fetch_batch(statements, flushed=False)
+        # Flushed: the id a /cast shows is on the disk (PostgreSQL's synchronous commit), so no crash of
+        # the server or the machine takes it back; the batch makes one commit's wait serve every cast in it.
+        written = await self.driver.fetch_batch(statements)
         stored = {str(row[0]): row for rows in written for row in rows}
         return [[row] if (row := stored.pop(str(p[0]), None)) is not None else [] for p in params]
 
