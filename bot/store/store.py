@@ -18,6 +18,7 @@ from itertools import chain
 
 from . import sql as q
 from .batch import Batched
+from .deadline import deadlined
 from .driver import Driver, Params, Rows
 from .location import Location
 from .remembered import Readers
@@ -51,8 +52,10 @@ def storable(value: str | None) -> None:
         raise ValueError("text with a NUL character (U+0000) is not stored")
 
 
+@deadlined
 class Store:
-    """What the bot keeps. Every method is safe to call from the event loop."""
+    """What the bot keeps. Every method is safe to call from the event loop, and answers within
+    ``deadline.DEADLINE`` seconds of being called (else StoreUnavailable: bot.store.deadline)."""
 
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
