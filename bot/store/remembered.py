@@ -114,6 +114,12 @@ class Readers:
             self.profiles.put(user_id, profile, read_at)
         return options, profile
 
+    async def row(self, statement: str, key: object) -> tuple[Any, ...] | None:
+        """The row of a ``KEYED`` read by ``key`` (None: no such row), read in the same trip as the
+        other reads of the moment and not remembered."""
+        rows = await self._reads.fetch(statement, (key,))
+        return rows[0] if rows else None
+
     async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
         """The reads gathered (each a ``KEYED`` read of one row by its key) in one trip: the keys of
         each read in a few statements (``keyed_many``, sized by ``pieces``), each step's row found

@@ -10,6 +10,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from .sealing import birth_of, unseal_text
 from .values import (
     Case,
     CaseNote,
@@ -206,10 +207,13 @@ def topic_of(r: Sequence[Any]) -> QuizTopicScore:
 
 CASE_COLUMNS = (
     "seq, id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, "
-    "question, birth_year, sex, created_at, matter"  # matter: issue 18 (step 7)
+    "question, birth_year, sex, created_at, matter, "  # matter: issue 18 (step 7)
+    "question_sealed, birth_sealed, k.case_key, k.birth_key"  # sealed under the author's keys (bot.store.sealing)
 )
+# The cases with their author's keys (a member without keys has none: the LEFT JOIN's NULLs).
+_CASES = "cases LEFT JOIN member_keys AS k ON k.user_id = cases.author_id"
 _CASE_WRITTEN = ("id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, question, "
-                 "birth_year, sex, created_at, matter")  # case_params' order
+                 "birth_year, sex, created_at, matter, question_sealed, birth_sealed")  # case_params' order
 _CASE_ROW = "(" + ", ".join("?" * len(_CASE_WRITTEN.split(","))) + ")"
 INSERT_CASE = (  # one case; its statement as a step of the store's batched writes
     f"INSERT INTO cases ({_CASE_WRITTEN}) VALUES {_CASE_ROW} ON CONFLICT (id) DO NOTHING RETURNING id, seq"
@@ -243,37 +247,50 @@ def insert_cases(count: int) -> str:
     return INSERT_CASE.replace(_CASE_ROW, ", ".join([_CASE_ROW] * count), 1)
 
 
-CASE = f"SELECT {CASE_COLUMNS} FROM cases WHERE id = ?"
-BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
+CASE = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE id = ?"
+BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
 IN_GUILD = (
-    f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND (private = 0 OR author_id = ?) "
+    f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE guild_id = ? AND (private = 0 OR author_id = ?) "
     "ORDER BY seq DESC LIMIT ? OFFSET ?"
 )
 DELETE_CASE_NOTES = "DELETE FROM case_notes WHERE case_id = ?"
 DELETE_CASE = "DELETE FROM cases WHERE id = ?"
 NOTE_COLUMNS = "id, case_id, author_id, body, created_at, edited_at"
-ADD_NOTE = f"INSERT INTO case_notes (case_id, author_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING {NOTE_COLUMNS}"
+# A note's text: sealed under its author's casebook key (body '' then), or plain (written before).
+ADD_NOTE = (
+    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at) VALUES (?, ?, ?, ?, ?) "
+    f"RETURNING {NOTE_COLUMNS}"
+)
 # issue 22 item 4: at most ? notes on a case (nothing inserted, nothing returned at the cap).
 ADD_NOTE_CAPPED = (
-    "INSERT INTO case_notes (case_id, author_id, body, created_at) SELECT ?, ?, ?, ? "
+    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at) SELECT ?, ?, ?, ?, ? "
     f"WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? RETURNING {NOTE_COLUMNS}"
 )
-EDIT_NOTE = "UPDATE case_notes SET body = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
+EDIT_NOTE = (
+    "UPDATE case_notes SET body = ?, body_sealed = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
+)
 GUILD_OPTIONS = "SELECT guild_id, school, language, image, timezone FROM guild_options WHERE guild_id = ?"
 SET_GUILD_OPTIONS = (
     "INSERT INTO guild_options (guild_id, school, language, image, timezone) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id) DO UPDATE SET school = excluded.school, language = excluded.language, "
     "image = excluded.image, timezone = excluded.timezone"
 )
-PROFILE = "SELECT user_id, birth_year, sex, zone FROM profiles WHERE user_id = ?"
+# A profile sealed under its member's birth key (birth_year 0, sex '' and zone NULL in the plain columns).
+PROFILE = (
+    "SELECT user_id, birth_year, sex, zone, sealed, k.birth_key FROM profiles LEFT JOIN member_keys AS k "
+    "USING (user_id) WHERE user_id = ?"
+)
 SET_PROFILE = (
-    "INSERT INTO profiles (user_id, birth_year, sex, zone) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (user_id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex, zone = excluded.zone"
+    "INSERT INTO profiles (user_id, birth_year, sex, zone, sealed) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex, zone = excluded.zone, "
+    "sealed = excluded.sealed"
 )
 DELETE_PROFILE = "DELETE FROM profiles WHERE user_id = ?"
 # issue 21: the reads the store gathers into one trip (bot.store.batch), each of one row by its key
 # (``WHERE key = ?``, the key the row's first column), so the keys of many are read by one statement.
-KEYED = frozenset((GUILD_OPTIONS, PROFILE))
+# A member's keys (bot.store.sealing), read with the others of the moment, never remembered.
+MEMBER_KEYS = "SELECT user_id, case_key, birth_key FROM member_keys WHERE user_id = ?"
+KEYED = frozenset((GUILD_OPTIONS, PROFILE, MEMBER_KEYS))
 
 
 @lru_cache(maxsize=16)  # two reads, in six sizes each (pieces)
@@ -281,15 +298,39 @@ def keyed_many(statement: str, count: int) -> str:
     """The ``KEYED`` read ``statement`` for ``count`` keys at once: each key's row, if it has one,
     in no set order.
 
-        >>> keyed_many(PROFILE, 3)
-        'SELECT user_id, birth_year, sex, zone FROM profiles WHERE user_id IN (?, ?, ?)'
+        >>> keyed_many(MEMBER_KEYS, 3)
+        'SELECT user_id, case_key, birth_key FROM member_keys WHERE user_id IN (?, ?, ?)'
     """
     if statement not in KEYED:
         raise ValueError(f"not a read by one key: {statement!r}")
     return statement.replace(" = ?", f" IN ({', '.join('?' * count)})", 1)
 # issue 22 item 1: with the profile, the birth year and sex every case of the user was cast with.
 FORGET_BIRTH = (
-    "UPDATE cases SET birth_year = NULL, sex = NULL WHERE author_id = ? AND (birth_year IS NOT NULL OR sex IS NOT NULL)"
+    "UPDATE cases SET birth_year = NULL, sex = NULL, birth_sealed = NULL WHERE author_id = ? "
+    "AND (birth_year IS NOT NULL OR sex IS NOT NULL OR birth_sealed IS NOT NULL)"
+)
+# A member's key made once (two casts at once agree on the first), and deleted with what it sealed.
+SET_CASE_KEY = (
+    "INSERT INTO member_keys (user_id, case_key) VALUES (?, ?) ON CONFLICT (user_id) "
+    "DO UPDATE SET case_key = COALESCE(member_keys.case_key, excluded.case_key) RETURNING case_key"
+)
+SET_BIRTH_KEY = (
+    "INSERT INTO member_keys (user_id, birth_key) VALUES (?, ?) ON CONFLICT (user_id) "
+    "DO UPDATE SET birth_key = COALESCE(member_keys.birth_key, excluded.birth_key) RETURNING birth_key"
+)
+DROP_CASE_KEY = "UPDATE member_keys SET case_key = NULL WHERE user_id = ?"
+DROP_BIRTH_KEY = "UPDATE member_keys SET birth_key = NULL WHERE user_id = ?"
+PRUNE_KEYS = "DELETE FROM member_keys WHERE user_id = ? AND case_key IS NULL AND birth_key IS NULL"
+# PostgreSQL: the key table copied anew (its live rows only) and the old one dropped, whose file the
+# server empties at the commit. Not VACUUM: a plain one leaves deleted rows in the pages' free space,
+# and VACUUM FULL copies a deleted row still visible to any open transaction (a backup under way).
+REWRITE_KEYS = (
+    "LOCK TABLE member_keys IN ACCESS EXCLUSIVE MODE",
+    "CREATE TABLE member_keys_new (LIKE member_keys INCLUDING ALL)",
+    "INSERT INTO member_keys_new SELECT * FROM member_keys",
+    "DROP TABLE member_keys",
+    "ALTER TABLE member_keys_new RENAME TO member_keys",
+    "ALTER INDEX member_keys_new_pkey RENAME TO member_keys_pkey",
 )
 # Every row of a user: their notes (on any case), the notes others left on their cases, their cases.
 DELETE_USER_NOTES = (
@@ -301,9 +342,10 @@ HOLDS_ROWS = "SELECT 1 FROM schedules UNION ALL SELECT 1 FROM cases LIMIT 1"
 
 
 def notes_of(count: int) -> str:
-    """The notes of `count` cases, by case and then oldest first."""
+    """The notes of `count` cases, by case and then oldest first (with the sealed text and its key)."""
     marks = ", ".join("?" for _ in range(count))
-    return f"SELECT {NOTE_COLUMNS} FROM case_notes WHERE case_id IN ({marks}) ORDER BY case_id, id"
+    return (f"SELECT {NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LEFT JOIN member_keys AS k "
+            f"ON k.user_id = case_notes.author_id WHERE case_id IN ({marks}) ORDER BY case_id, id")
 
 
 def _opt_int(value: Any) -> int | None:
@@ -315,11 +357,18 @@ def _opt_str(value: Any) -> str | None:
 
 
 def case_of(r: Sequence[Any]) -> Case:
+    """A case as read (``CASE_COLUMNS``): its sealed fields opened with its author's keys, or its plain
+    ones (a row written before sealing); a shredded field (its key deleted) is None."""
+    case_id = str(r[1])
+    question = _opt_str(r[12]) if r[17] is None else unseal_text(r[19], r[17], f"q:{case_id}")
+    birth_year, sex = _opt_int(r[13]), _opt_str(r[14])
+    if r[18] is not None:
+        birth_year, sex, _ = birth_of(r[20], r[18], f"b:{case_id}")
     return Case(
-        seq=int(r[0]), id=str(r[1]), guild_id=_opt_int(r[2]), channel_id=_opt_int(r[3]), author_id=int(r[4]),
+        seq=int(r[0]), id=case_id, guild_id=_opt_int(r[2]), channel_id=_opt_int(r[3]), author_id=int(r[4]),
         private=bool(r[5]), instant=_opt_str(r[6]), zone=_opt_str(r[7]), day=_opt_str(r[8]),
-        yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=str(r[11]), question=_opt_str(r[12]),
-        birth_year=_opt_int(r[13]), sex=_opt_str(r[14]), created_at=int(r[15]), matter=_opt_str(r[16]),
+        yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=str(r[11]), question=question,
+        birth_year=birth_year, sex=sex, created_at=int(r[15]), matter=_opt_str(r[16]),
     )
 
 
@@ -332,13 +381,23 @@ def case_stored(case_id: str, seq: int, new: NewCase) -> Case:
                 created_at=new.created_at, matter=new.matter)
 
 
-def case_params(case_id: str, new: NewCase) -> tuple[Any, ...]:
+def case_params(case_id: str, new: NewCase, sealed: tuple[bytes | None, bytes | None] | None = None) -> tuple[Any, ...]:
+    """``INSERT_CASE``'s values; with ``sealed`` (the question's and the birth data's), the plain
+    question, birth year and sex are not written."""
+    if sealed is None:
+        return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), new.instant, new.zone,
+                new.day, new.yuejiang, new.hour, new.school, new.question, new.birth_year, new.sex, new.created_at,
+                new.matter, None, None)
     return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), new.instant, new.zone, new.day,
-            new.yuejiang, new.hour, new.school, new.question, new.birth_year, new.sex, new.created_at, new.matter)
+            new.yuejiang, new.hour, new.school, None, None, None, new.created_at, new.matter, *sealed)
 
 
 def note_of(r: Sequence[Any]) -> CaseNote:
-    return CaseNote(id=int(r[0]), case_id=str(r[1]), author_id=int(r[2]), body=str(r[3]), created_at=int(r[4]),
+    """A note as read (``notes_of``: its sealed text opened with its author's key; "" when shredded)."""
+    body = str(r[3])
+    if len(r) > 6 and r[6] is not None:
+        body = unseal_text(r[7], r[6], f"n:{r[1]}") or ""
+    return CaseNote(id=int(r[0]), case_id=str(r[1]), author_id=int(r[2]), body=body, created_at=int(r[4]),
                     edited_at=_opt_int(r[5]))
 
 
@@ -354,5 +413,10 @@ def options_params(guild_id: int, options: GuildOptions) -> tuple[Any, ...]:
     return (guild_id, options.school, options.language, image, options.timezone)
 
 
-def profile_of(row: Sequence[Any]) -> Profile:
+def profile_of(row: Sequence[Any]) -> Profile | None:
+    """A profile as read (``PROFILE``): sealed, opened with its member's birth key; None when that key
+    is gone (the profile was deleted, or is damaged: logged)."""
+    if len(row) > 4 and row[4] is not None:
+        birth_year, sex, zone = birth_of(row[5], row[4], f"p:{row[0]}")
+        return None if birth_year is None or sex is None else Profile(int(row[0]), birth_year, sex, zone)
     return Profile(int(row[0]), int(row[1]), str(row[2]), _opt_str(row[3]))
