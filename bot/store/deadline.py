@@ -21,6 +21,7 @@ from .driver import StoreUnavailable
 
 __all__ = ["DEADLINE", "bounded", "deadlined", "detached"]
 
+UNBOUNDED = ("close", "seal_plaintext")  # waits for the writes under way; a one-off pass at the upgrade
 DEADLINE = 5.0  # seconds, queue time included; Discord's 3 s is bridged by a deferral (bot/core/ack.py)
 
 T = TypeVar("T")
@@ -75,10 +76,10 @@ def _bounded_method(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, 
 
 
 def deadlined(cls: C) -> C:
-    """The class with every public coroutine method (but ``close``, which waits for the writes under
-    way) bounded by ``DEADLINE``: the deadline is written once, for every operation and both drivers."""
+    """The class with every public coroutine method (but those ``UNBOUNDED``) bounded by ``DEADLINE``:
+    the deadline is written once, for every operation and both drivers."""
     for name, member in list(vars(cls).items()):
-        if name.startswith("_") or name == "close" or not inspect.iscoroutinefunction(member):
+        if name.startswith("_") or name in UNBOUNDED or not inspect.iscoroutinefunction(member):
             continue
         setattr(cls, name, _bounded_method(member))
     return cls

@@ -309,29 +309,6 @@ FORGET_BIRTH = (
     "UPDATE cases SET birth_year = NULL, sex = NULL, birth_sealed = NULL WHERE author_id = ? "
     "AND (birth_year IS NOT NULL OR sex IS NOT NULL OR birth_sealed IS NOT NULL)"
 )
-# A member's key made once (two casts at once agree on the first), and deleted with what it sealed.
-SET_CASE_KEY = (
-    "INSERT INTO member_keys (user_id, case_key) VALUES (?, ?) ON CONFLICT (user_id) "
-    "DO UPDATE SET case_key = COALESCE(member_keys.case_key, excluded.case_key) RETURNING case_key"
-)
-SET_BIRTH_KEY = (
-    "INSERT INTO member_keys (user_id, birth_key) VALUES (?, ?) ON CONFLICT (user_id) "
-    "DO UPDATE SET birth_key = COALESCE(member_keys.birth_key, excluded.birth_key) RETURNING birth_key"
-)
-DROP_CASE_KEY = "UPDATE member_keys SET case_key = NULL WHERE user_id = ?"
-DROP_BIRTH_KEY = "UPDATE member_keys SET birth_key = NULL WHERE user_id = ?"
-PRUNE_KEYS = "DELETE FROM member_keys WHERE user_id = ? AND case_key IS NULL AND birth_key IS NULL"
-# PostgreSQL: the key table copied anew (its live rows only) and the old one dropped, whose file the
-# server empties at the commit. Not VACUUM: a plain one leaves deleted rows in the pages' free space,
-# and VACUUM FULL copies a deleted row still visible to any open transaction (a backup under way).
-REWRITE_KEYS = (
-    "LOCK TABLE member_keys IN ACCESS EXCLUSIVE MODE",
-    "CREATE TABLE member_keys_new (LIKE member_keys INCLUDING ALL)",
-    "INSERT INTO member_keys_new SELECT * FROM member_keys",
-    "DROP TABLE member_keys",
-    "ALTER TABLE member_keys_new RENAME TO member_keys",
-    "ALTER INDEX member_keys_new_pkey RENAME TO member_keys_pkey",
-)
 # Every row of a user: their notes (on any case), the notes others left on their cases, their cases.
 DELETE_USER_NOTES = (
     "DELETE FROM case_notes WHERE author_id = ? OR case_id IN (SELECT id FROM cases WHERE author_id = ?)"

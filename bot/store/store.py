@@ -12,19 +12,19 @@ case, or of every row of a user).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from itertools import chain
 
+from . import keys
 from . import sql as q
 from .batch import Batched
 from .deadline import deadlined
 from .driver import Driver, Params, Rows
 from .location import Location
 from .remembered import Readers
-from .sealing import new_key, seal_birth, seal_text
+from .sealing import seal_birth, seal_text
 from .values import (
     Case,
     CaseNote,
@@ -38,7 +38,6 @@ from .values import (
     QuizTopicScore,
     ScheduleRow,
     Shards,
-    StoreError,
     epoch,
     from_epoch,
     new_case_id,
@@ -47,7 +46,6 @@ from .values import (
 __all__ = ["ID_TRIES", "Store", "storable"]
 
 ID_TRIES = 8  # random case ids tried before giving up (a clash is 1 in 2**30 per try)
-log = logging.getLogger("bot")
 
 
 def storable(value: str | None) -> None:
@@ -68,6 +66,7 @@ class Store:
         # (bot.store.remembered); the cases of casts made together written in one transaction
         self._readers = Readers(driver)
         self._cases = Batched(self._insert_together)
+        self._member_keys = keys.MemberKeys(driver, self._readers)
 
     @property
     def location(self) -> Location:
@@ -81,6 +80,10 @@ class Store:
             await self._readers.close()
         finally:
             await self.driver.close()
+
+    async def seal_plaintext(self) -> int:
+        """Seal the rows written before personal fields were sealed (once; bot.store.keys); how many."""
+        return await self._member_keys.seal_plaintext()
 
     async def _insert_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
         """The cases written together (each step an ``INSERT_CASE``) in a few statements of many rows
@@ -293,7 +296,7 @@ class Store:
         """Record a cast under a new random id (a clash is retried); returns it once stored (committed,
         maybe in one transaction with other casts made at the same time)."""
         storable(new.question)
-        case_key, birth_key = await self._keys(new.author_id, case=new.question is not None,
+        case_key, birth_key = await self._member_keys.of(new.author_id, case=new.question is not None,
                                                birth=new.birth_year is not None or new.sex is not None)
         for _ in range(ID_TRIES):
             case_id = new_case_id()
@@ -328,7 +331,7 @@ class Store:
                        limit: int | None = None) -> CaseNote | None:
         """Add a note; with `limit`, only while the case has fewer notes (None: at the cap, nothing added)."""
         storable(body)
-        key, _ = await self._keys(author_id, case=True)
+        key, _ = await self._member_keys.of(author_id, case=True)
         sealed = seal_text(key, body, f"n:{case_id}") if key is not None else None
         if limit is None:
             rows = await self.driver.fetch(q.ADD_NOTE, (case_id, author_id, "", sealed, at))
@@ -339,7 +342,7 @@ class Store:
     async def edit_note(self, note_id: int, case_id: str, author_id: int, body: str, at: int) -> bool:
         """Replace a note's text; only its author's, on that case (False: nothing changed)."""
         storable(body)
-        key, _ = await self._keys(author_id, case=True)
+        key, _ = await self._member_keys.of(author_id, case=True)
         sealed = seal_text(key, body, f"n:{case_id}") if key is not None else None
         return await self.driver.execute(q.EDIT_NOTE, ("", sealed, at, note_id, case_id, author_id)) == 1
 
@@ -355,7 +358,7 @@ class Store:
     async def set_profile(self, profile: Profile) -> None:
         self._readers.profiles.forget(profile.user_id)  # issue 21
         try:
-            _, key = await self._keys(profile.user_id, birth=True)
+            _, key = await self._member_keys.of(profile.user_id, birth=True)
             assert key is not None
             sealed = seal_birth(key, profile.birth_year, profile.sex, f"p:{profile.user_id}", profile.zone)
             await self.driver.execute(q.SET_PROFILE, (profile.user_id, 0, "", None, sealed))
@@ -368,12 +371,12 @@ class Store:
         self._readers.profiles.forget(user_id)  # issue 21
         try:
             gone, *_ = await self.driver.transaction([
-                (q.DELETE_PROFILE, (user_id,)), (q.FORGET_BIRTH, (user_id,)), (q.DROP_BIRTH_KEY, (user_id,)),
-                (q.PRUNE_KEYS, (user_id,)),
+                (q.DELETE_PROFILE, (user_id,)), (q.FORGET_BIRTH, (user_id,)), (keys.DROP_BIRTH_KEY, (user_id,)),
+                (keys.PRUNE_KEYS, (user_id,)),
             ])
         finally:
             self._readers.profiles.forget(user_id)
-        await self._rewrite_keys()
+        await self._member_keys.rewrite()
         return gone == 1
 
     async def delete_user_cases(self, user_id: int) -> int:
@@ -381,44 +384,7 @@ class Store:
         returns how many cases (one transaction)."""
         _, gone, *_ = await self.driver.transaction([
             (q.DELETE_USER_NOTES, (user_id, user_id)), (q.DELETE_USER_CASES, (user_id,)),
-            (q.DROP_CASE_KEY, (user_id,)), (q.PRUNE_KEYS, (user_id,)),
+            (keys.DROP_CASE_KEY, (user_id,)), (keys.PRUNE_KEYS, (user_id,)),
         ])
-        await self._rewrite_keys()
+        await self._member_keys.rewrite()
         return gone
-
-    # -- the members' keys (bot.store.sealing) ------------------------------------------------------
-
-    async def _keys(self, user_id: int, *, case: bool = False,
-                    birth: bool = False) -> tuple[bytes | None, bytes | None]:
-        """The member's casebook and birth keys, each made when asked for and missing (None: not asked
-        for and not made). Read with the other reads of the moment, never kept in memory: a key deleted
-        by another process is not used again."""
-        if not case and not birth:
-            return None, None
-        row = await self._readers.row(q.MEMBER_KEYS, user_id)
-        case_key, birth_key = (None, None) if row is None else (_bytes(row[1]), _bytes(row[2]))
-        if case and case_key is None:
-            case_key = _bytes((await self.driver.fetch(q.SET_CASE_KEY, (user_id, new_key())))[0][0])
-        if birth and birth_key is None:
-            birth_key = _bytes((await self.driver.fetch(q.SET_BIRTH_KEY, (user_id, new_key())))[0][0])
-        return case_key, birth_key
-
-    async def _rewrite_keys(self) -> None:
-        """PostgreSQL: rewrite the key table (``sql.REWRITE_KEYS``), so a deleted key leaves its files.
-        SQLite overwrites what it deletes itself (secure_delete). One that fails is logged: the next
-        deletion's rewrite catches up."""
-        if self.driver.location.url is None:
-            return
-        try:
-            await self.driver.transaction([(statement, ()) for statement in q.REWRITE_KEYS])
-        except StoreError as error:
-            log.warning("store: the key table was not rewritten after a deletion (retried at the next): %s", error)
-
-
-def _bytes(value: object) -> bytes | None:
-    """A key as read (psycopg's bytes, SQLite's bytes; a memoryview from some drivers)."""
-    if value is None or isinstance(value, bytes):
-        return value
-    if isinstance(value, bytearray | memoryview):
-        return bytes(value)
-    raise StoreError(f"a member's key is stored as {type(value).__name__}, not bytes: the database is damaged")
