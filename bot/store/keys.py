@@ -1,5 +1,5 @@
 """The members' keys (bot.store.sealing): read, made, deleted, and the key table rewritten so a
-deleted key leaves PostgreSQL's files; and the one-off sealing of rows written before sealing.
+deleted key leaves PostgreSQL's files; and the one-off sealing of older rows (``seal_old_rows``).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class MemberKeys:
         except StoreError as error:
             log.warning("store: the key table was not rewritten after a deletion (retried at the next): %s", error)
 
-    async def seal_plaintext(self) -> int:
+    async def seal_old_rows(self) -> int:
         """Seal every row written before sealing (step 9), a page at a time; returns how many. Done
         once (a mark in ``meta``). A row that cannot be sealed is reported in the log and kept as it
         is (it still reads as before). On PostgreSQL the tables are then rewritten once, so the plain

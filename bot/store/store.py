@@ -83,7 +83,7 @@ class Store:
 
     async def seal_plaintext(self) -> int:
         """Seal the rows written before personal fields were sealed (once; bot.store.keys); how many."""
-        return await self._member_keys.seal_plaintext()
+        return await self._member_keys.seal_old_rows()
 
     async def _insert_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
         """The cases written together (each step an ``INSERT_CASE``) in a few statements of many rows
