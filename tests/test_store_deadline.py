@@ -117,6 +117,8 @@ async def test_a_blackholed_postgres_answers_not_answering_within_the_deadline_t
             proxy.heal()
             assert (await store.case(kept.id)) == kept
             assert (await store.add_case(draft(author=8))).author_id == 8
+            # Every pooled connection good again: as many calls at once as the pool holds connections.
+            assert await asyncio.gather(*(store.case(kept.id) for _ in range(16))) == [kept] * 16
         finally:
             proxy.heal()
             await store.close()
