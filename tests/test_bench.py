@@ -39,6 +39,7 @@ RUNS = (
     Run("reading_bench.py", ("--quick",), "µs CPU per /cast"),
     Run("matter_bench.py", ("--count", "20", "--rounds", "1"), "reading CPU per reply"),
     Run("bot_bench.py", ("--quick",), "ratios ours/peer", (0, 1)),
+    Run("deletion_bench.py", ("--cases", "1000", "--members", "50", "--deletions", "3"), "key table"),
     Run("daily_bench.py",
         ("--sizes", "1000", "--ticks", "5", "--backends", "sqlite", *(("postgres",) if POSTGRES else ())), "schedules"),
 )

@@ -16,6 +16,7 @@ import pytest
 
 import engine
 from bot.core.words import Lang, text
+from bot.store import open_store
 from engine.school import School
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn, GuildSpec, snowflake
 from tests.conftest import StartBot
@@ -481,8 +482,11 @@ async def test_a_note_form_opened_before_a_restart_is_saved_after_it(
     assert len(answers) == 1  # answered once, not also by a form kept in memory
     too_long = await submit(standin, f"lr:n:{ident}", {"note": "x" * 1001}, locale="en-US")
     assert ephemeral_text(too_long) == text("case.note_too_long", "en", count="1,001")
-    with sqlite3.connect(db_path) as conn:
-        assert conn.execute("SELECT body FROM case_notes").fetchall() == [("Saved across the restart.",)]
+    store = await open_store(db_path)  # the note's text is sealed: read as the store reads it
+    try:
+        assert [n.body for n in await store.case_notes([ident])] == ["Saved across the restart."]
+    finally:
+        await store.close()
 
 
 async def test_only_a_form_submission_schedules_the_casebook_listener(

@@ -55,7 +55,7 @@ async def casebook(db: Path, guild: int, channel: int, author: int) -> int:
             for k in range(NOTES_EACH):
                 body = prose(rng, 1000)
                 size += len(body.encode())
-                notes.append((ADD_NOTE, (case.id, author, body, 1_800_000_000 + k)))
+                notes.append((ADD_NOTE, (case.id, author, body, None, 1_800_000_000 + k)))  # plain, as before sealing
         await store.driver.fetch_batch(notes)
     finally:
         await store.close()

@@ -32,6 +32,7 @@ import pytest
 
 from bot.core.words import text
 from bot.store import NewCase, open_store, school_json
+from bot.store import sql as q
 from bot.store.migrations import MIGRATIONS
 from bot.store.sql import ADD_NOTE
 from engine.school import School
@@ -62,6 +63,18 @@ def query(location: str, statement: str, params: tuple[Any, ...] = ()) -> list[t
             return list(conn.execute(statement.replace("?", "%s"), params).fetchall())
     with contextlib.closing(sqlite3.connect(location)) as conn:
         return list(conn.execute(statement, params).fetchall())
+
+
+def opened(location: str, rows: str, where: str = "", params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The cases' (``rows`` "cases") or the notes' ("notes") columns as the store reads them, their
+    sealed fields opened (bot.store.sealing), straight from the database: as ``query`` for plain rows."""
+    if rows == "cases":
+        found = query(location, f"SELECT {q.CASE_COLUMNS} FROM cases LEFT JOIN member_keys AS k "
+                                f"ON k.user_id = cases.author_id {where}", params)
+        return [(c.id, c.author_id, c.question, c.birth_year, c.sex) for c in map(q.case_of, found)]
+    found = query(location, f"SELECT {q.NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes "
+                            f"LEFT JOIN member_keys AS k ON k.user_id = case_notes.author_id {where}", params)
+    return [(n.id, n.author_id, n.body) for n in map(q.note_of, found)]
 
 
 @pytest.fixture
@@ -137,7 +150,7 @@ async def test_profile_delete_clears_birth_data_in_every_case_and_the_export_sho
     dm = await standin.slash("cast", {"when": "now", "image": False}, guild_id=None)
     theirs = await standin.slash("cast", {"when": "now", "image": False}, user_id=other)
     mine = {case_id(c) for c in (public, private, dm)}
-    stored = query(location, "SELECT id, birth_year, sex FROM cases WHERE author_id = ?", (me,))
+    stored = [(i, y, s) for i, _, _, y, s in opened(location, "cases", "WHERE author_id = ?", (me,))]
     assert {(i, y, s) for i, y, s in stored} == {(i, 1961, "女") for i in mine}
 
     [message] = await export(standin, locale="en-US")
@@ -151,10 +164,10 @@ async def test_profile_delete_clears_birth_data_in_every_case_and_the_export_sho
 
     deleted = await standin.slash("profile delete", {}, locale="en-US")
     assert said(deleted) == text("profile.deleted", "en", count=3)
-    left = query(location, "SELECT birth_year, sex FROM cases WHERE author_id = ?", (me,))
+    left = [(y, s) for *_, y, s in opened(location, "cases", "WHERE author_id = ?", (me,))]
     assert left == [(None, None)] * 3  # public, private and DM cases alike, without pressing anything
     assert query(location, "SELECT count(*) FROM profiles WHERE user_id = ?", (me,)) == [(0,)]
-    assert query(location, "SELECT birth_year, sex FROM cases WHERE author_id = ?", (other,)) == [(1985, "男")]
+    assert [(y, s) for *_, y, s in opened(location, "cases", "WHERE author_id = ?", (other,))] == [(1985, "男")]
     [after] = await export(standin, locale="en-US")
     assert all((r["birth_year"], r["sex"]) == (None, None) for r in exported_rows(after) if r["id"] in mine)
 
@@ -173,7 +186,7 @@ async def test_delete_my_cases_leaves_no_copy_of_my_question_anywhere(
     again = await press(standin, theirs, f"lr:c:prev:{case_id(theirs)}", user_id=other)
     own = await press(standin, asked, f"lr:c:next:{case_id(asked)}")
     assert SECRET in json.dumps(own.embeds, ensure_ascii=False)  # my own neighbour keeps my question
-    questions = dict(query(location, "SELECT id, question FROM cases"))
+    questions = {i: question for i, _, question, _, _ in opened(location, "cases")}
     assert questions[case_id(theirs)] is None and questions[case_id(again)] is None
     assert questions[case_id(asked)] == SECRET == questions[case_id(own)]
 
@@ -181,7 +194,7 @@ async def test_delete_my_cases_leaves_no_copy_of_my_question_anywhere(
     [button] = [c["custom_id"] for row in deleted.data["components"] for c in row["components"]]
     confirmed = await press(standin, deleted, button)
     assert confirmed.type == 7
-    everything = query(location, "SELECT id, author_id, question FROM cases")
+    everything = [row[:3] for row in opened(location, "cases")]
     assert {row[0] for row in everything} == {case_id(theirs), case_id(again)}
     assert not [row for row in everything if row[2] and SECRET in row[2]]
     assert not query(location, "SELECT 1 FROM case_notes WHERE author_id = ?", (me,))
@@ -273,7 +286,8 @@ async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_no
                 question=f"question {n}", birth_year=1961, sex="女", created_at=1_800_000_000 + n,
             ))
             ids.append(case.id)
-            notes += [(ADD_NOTE, (case.id, me, body, 1_800_000_000 + k)) for k, body in enumerate(_note_bodies()[n])]
+            notes += [(ADD_NOTE, (case.id, me, body, None, 1_800_000_000 + k))
+                      for k, body in enumerate(_note_bodies()[n])]
         # The 750 notes in this order, with the statement Store.add_note runs, in one transaction
         # instead of 750: the store has no batch of notes of its own.
         await store.driver.fetch_batch(notes)
@@ -370,8 +384,8 @@ async def test_a_nul_character_is_refused_with_a_message_on_both_backends(
     assert said(await submit(standin, f"lr:n:{ident}", {"note": "\x00"}, locale="en-US")) == refusal
     await standin.slash("case note", {"id": ident, "text": "kept"}, locale="en-US")
     assert said(await standin.slash("case note", {"id": ident, "text": "\x00", "edit": 1}, locale="en-US")) == refusal
-    assert query(location, "SELECT body FROM case_notes") == [("kept",)]
-    assert query(location, "SELECT question FROM cases") == [("fine",)]
+    assert [(body,) for *_, body in opened(location, "notes")] == [("kept",)]
+    assert [(question,) for _, _, question, _, _ in opened(location, "cases")] == [("fine",)]
     assert not standin.errors
 
 

@@ -8,6 +8,7 @@ from itertools import chain
 
 import pytest
 
+from bot.store import rows
 from bot.store import sql as q
 from bot.store.sqlite_rows import inserted
 from tests.test_store_casebook import draft
@@ -49,6 +50,6 @@ def test_other_statements_are_left_alone(conn: sqlite3.Connection) -> None:
 def test_the_stores_own_many_row_insert_is_one() -> None:
     statement = q.insert_cases(2)
     conn = sqlite3.connect(":memory:", isolation_level=None)
-    assert inserted(conn, q.insert_cases(1), q.case_params("AAAAAA", draft())) is None
+    assert inserted(conn, q.insert_cases(1), rows.case_params("AAAAAA", draft())) is None
     with pytest.raises(sqlite3.OperationalError, match="no such table: cases"):  # recognised, then run
-        inserted(conn, statement, q.case_params("AAAAAA", draft()) + q.case_params("BBBBBB", draft()))
+        inserted(conn, statement, rows.case_params("AAAAAA", draft()) + rows.case_params("BBBBBB", draft()))

@@ -83,4 +83,10 @@ async def open_store(location: Location | str | os.PathLike[str] | None = None) 
             raise StoreError(f"LIUREN_DB is a PostgreSQL URL but {error.name} is not installed: "
                              "pip install 'liuren[postgres]'") from error
         driver = await PostgresDriver.open(where)
-    return Store(driver)
+    store = Store(driver)
+    try:
+        await store.seal_plaintext()  # rows of an older version, once (bot.store.keys)
+    except BaseException:
+        await store.close()
+        raise
+    return store

@@ -325,4 +325,25 @@ MIGRATIONS: tuple[Step, ...] = (
         ),
     ),
     # -- end of step 9 --
+    # -- step 10: the personal fields sealed under their member's keys (bot.store.sealing) --
+    # The sealed columns beside the plain ones: rows written before keep their plain values until
+    # the store seals them at its first start on this version (Store.seal_plaintext).
+    Step(
+        "the members' keys; a case's question and birth data, a note's text and a profile sealed under them",
+        sqlite=(
+            "CREATE TABLE member_keys (user_id INTEGER PRIMARY KEY, case_key BLOB, birth_key BLOB)",
+            "ALTER TABLE cases ADD COLUMN question_sealed BLOB",
+            "ALTER TABLE cases ADD COLUMN birth_sealed BLOB",
+            "ALTER TABLE case_notes ADD COLUMN body_sealed BLOB",
+            "ALTER TABLE profiles ADD COLUMN sealed BLOB",
+        ),
+        postgres=(
+            "CREATE TABLE member_keys (user_id BIGINT PRIMARY KEY, case_key BYTEA, birth_key BYTEA)",
+            "ALTER TABLE cases ADD COLUMN question_sealed BYTEA",
+            "ALTER TABLE cases ADD COLUMN birth_sealed BYTEA",
+            "ALTER TABLE case_notes ADD COLUMN body_sealed BYTEA",
+            "ALTER TABLE profiles ADD COLUMN sealed BYTEA",
+        ),
+    ),
+    # -- end of step 10 --
 )

@@ -11,22 +11,26 @@ how the tests give each test a schema of its own.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager, nullcontext
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import nullcontext
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from . import sql as q
+from .deadline import detached
 from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
 from .values import Claimed, Shards, StoreError
 
-__all__ = ["LOCK_TIMEOUT", "POOL_TIMEOUT", "STATEMENT_TIMEOUT", "PostgresDriver", "migrate", "sql", "unavailable"]
+__all__ = ["CLIENT", "LOCK_TIMEOUT", "POOL_TIMEOUT", "STATEMENT_TIMEOUT", "PostgresDriver", "client_settings",
+           "migrate", "sql", "unavailable"]
 
+T = TypeVar("T")
 _LOCK = 0x6C69_7572_656E  # advisory lock id for migrations ("liuren")
 
 # issue 22: a slow or locked server answers within seconds: a statement is cancelled after
@@ -35,6 +39,14 @@ _LOCK = 0x6C69_7572_656E  # advisory lock id for migrations ("liuren")
 STATEMENT_TIMEOUT = 5.0
 LOCK_TIMEOUT = 3.0
 POOL_TIMEOUT = 5.0
+
+# The client's own limits, on every connection (libpq's parameters), so a server that stops answering
+# is noticed even when no packet comes back (a blackholed network, a frozen machine): a connection is
+# given up after 5 s; an idle one is probed after 10 s of silence, every 5 s, and dropped after 3
+# unanswered probes (25 s); data sent and not acknowledged for 10 s closes the connection (Linux's
+# TCP_USER_TIMEOUT). The store's deadline (bot.store.deadline) answers the user before any of these.
+CLIENT = {"connect_timeout": "5", "keepalives": "1", "keepalives_idle": "10", "keepalives_interval": "5",
+          "keepalives_count": "3", "tcp_user_timeout": "10000"}
 
 # SQLSTATE classes that mean "not now": 08 connection exception, 53 insufficient resources,
 # 57 operator intervention (admin shutdown, terminated backend, starting up, query cancelled),
@@ -65,6 +77,12 @@ async def _configure(conn: psycopg.AsyncConnection[Any]) -> None:
     """Every pooled connection: the session's statement and lock timeouts."""
     await conn.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT * 1000)}")
     await conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT * 1000)}")
+
+
+def client_settings(url: str) -> dict[str, str]:
+    """``CLIENT``'s settings the URL does not choose itself (an operator's own choice in the URL wins)."""
+    given = conninfo_to_dict(url)
+    return {key: value for key, value in CLIENT.items() if key not in given}
 
 
 @cache
@@ -126,7 +144,8 @@ async def _probe(url: str, where: str, timeout: float) -> None:
     """Connect once, so a wrong setting (password, user, database name) is a StoreError at once
     and a server that is down or starting is a StoreUnavailable (the caller may wait for it)."""
     try:
-        conn = await psycopg.AsyncConnection.connect(url, connect_timeout=max(1, int(timeout)))
+        settings = {**client_settings(url), "connect_timeout": str(max(2, int(timeout)))}
+        conn = await psycopg.AsyncConnection.connect(make_conninfo(url, **settings))
     except psycopg.Error as error:
         # libpq gives no SQLSTATE for a refused connection: the server's FATAL says which it is.
         found = None if _refused_setting(str(error)) else unavailable(error, where)
@@ -159,7 +178,8 @@ class PostgresDriver:
         # check=: a connection is tested before it is handed out, so one the server dropped (a
         # restart, pg_terminate_backend, an idle timeout) is replaced instead of failing a command.
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
-            location.url, min_size=min_size, max_size=max_size, open=False, kwargs={"autocommit": True},
+            location.url, min_size=min_size, max_size=max_size, open=False,
+            kwargs={"autocommit": True, **client_settings(location.url)},
             name="liuren", configure=_configure, check=AsyncConnectionPool.check_connection,
             timeout=POOL_TIMEOUT,
         )
@@ -180,14 +200,18 @@ class PostgresDriver:
             raise
         return cls(pool, location)
 
-    @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        """A checked connection from the pool; "not now" errors become StoreUnavailable."""
+    async def _run(self, work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]]) -> T:
+        """``work(connection)`` on a checked connection from the pool; "not now" errors become
+        StoreUnavailable. Detached (bot.store.deadline): a caller whose deadline passes leaves at
+        once, while psycopg cancels the query and the pool discards or rolls back the connection."""
         if self._closed:
             raise RuntimeError("the store is closed")
+        return await detached(self._on_connection(work))
+
+    async def _on_connection(self, work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]]) -> T:
         try:
             async with self._pool.connection() as conn:
-                yield conn
+                return await work(conn)
         except (psycopg.Error, PoolTimeout) as error:
             found = unavailable(error, self._location.describe())
             if found is None:
@@ -195,25 +219,28 @@ class PostgresDriver:
             raise found from error
 
     async def fetch(self, statement: str, params: Params = ()) -> Rows:
-        async with self._connection() as conn:
+        async def work(conn: psycopg.AsyncConnection[Any]) -> Rows:
             cursor = await conn.execute(sql(statement), tuple(params))
             return list(await cursor.fetchall()) if cursor.description is not None else []
 
+        return await self._run(work)
+
     async def execute(self, statement: str, params: Params = ()) -> int:
-        async with self._connection() as conn:
-            cursor = await conn.execute(sql(statement), tuple(params))
-            return cursor.rowcount
+        async def work(conn: psycopg.AsyncConnection[Any]) -> int:
+            return (await conn.execute(sql(statement), tuple(params))).rowcount
+
+        return await self._run(work)
 
     async def transaction(self, steps: Sequence[tuple[str, Params]]) -> list[int]:
-        counts: list[int] = []
-        async with self._connection() as conn, conn.transaction():
-            for statement, params in steps:
-                counts.append((await conn.execute(sql(statement), tuple(params))).rowcount)
-        return counts
+        async def work(conn: psycopg.AsyncConnection[Any]) -> list[int]:
+            async with conn.transaction():
+                return [(await conn.execute(sql(statement), tuple(params))).rowcount for statement, params in steps]
+
+        return await self._run(work)
 
     async def fetch_batch(self, steps: Sequence[tuple[str, Params]], *, atomic: bool = True,
                           flushed: bool = True) -> list[Rows]:
-        async with self._connection() as conn:
+        async def work(conn: psycopg.AsyncConnection[Any]) -> list[Rows]:
             if atomic:
                 async with conn.transaction():
                     return await _fetch_each(conn, steps, flushed)
@@ -223,9 +250,14 @@ class PostgresDriver:
                     found += await _fetch_each(conn, [step], flushed)
             return found
 
+        return await self._run(work)
+
     async def execute_many(self, statement: str, rows: Sequence[Params]) -> None:
-        async with self._connection() as conn, conn.transaction(), conn.cursor() as cursor:
-            await cursor.executemany(sql(statement), [tuple(r) for r in rows])
+        async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+            async with conn.transaction(), conn.cursor() as cursor:
+                await cursor.executemany(sql(statement), [tuple(r) for r in rows])
+
+        await self._run(work)
 
     async def claim(self, now: int, until: int, token: str, shards: Shards | None,
                     limit: int) -> tuple[Claimed, ...]:

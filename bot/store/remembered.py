@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from . import sql as q
 from .batch import Batched
 from .driver import Driver, Params, Rows
+from .rows import options_of, profile_of
 from .values import GuildOptions, Profile
 
 __all__ = ["REMEMBERED", "TTL_S", "Readers", "Remembered"]
@@ -106,13 +107,19 @@ class Readers:
         await asyncio.gather(*waiting)  # either's error, and neither left unread
         if guild_id is not None and options_rows is not None:
             found = options_rows.result()
-            options = q.options_of(found[0] if found else None)
+            options = options_of(found[0] if found else None)
             self.options.put(guild_id, options, read_at)
         if user_id is not None and profile_rows is not None:
             found = profile_rows.result()
-            profile = q.profile_of(found[0]) if found else None
+            profile = profile_of(found[0]) if found else None
             self.profiles.put(user_id, profile, read_at)
         return options, profile
+
+    async def row(self, statement: str, key: object) -> tuple[Any, ...] | None:
+        """The row of a ``KEYED`` read by ``key`` (None: no such row), read in the same trip as the
+        other reads of the moment and not remembered."""
+        rows = await self._reads.fetch(statement, (key,))
+        return rows[0] if rows else None
 
     async def _read_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
         """The reads gathered (each a ``KEYED`` read of one row by its key) in one trip: the keys of

@@ -11,11 +11,6 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from .values import (
-    Case,
-    CaseNote,
-    GuildOptions,
-    NewCase,
-    Profile,
     QuizAnswer,
     QuizRow,
     QuizScore,
@@ -206,10 +201,13 @@ def topic_of(r: Sequence[Any]) -> QuizTopicScore:
 
 CASE_COLUMNS = (
     "seq, id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, "
-    "question, birth_year, sex, created_at, matter"  # matter: issue 18 (step 7)
+    "question, birth_year, sex, created_at, matter, "  # matter: issue 18 (step 7)
+    "question_sealed, birth_sealed, k.case_key, k.birth_key"  # sealed under the author's keys (bot.store.sealing)
 )
+# The cases with their author's keys (a member without keys has none: the LEFT JOIN's NULLs).
+_CASES = "cases LEFT JOIN member_keys AS k ON k.user_id = cases.author_id"
 _CASE_WRITTEN = ("id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, question, "
-                 "birth_year, sex, created_at, matter")  # case_params' order
+                 "birth_year, sex, created_at, matter, question_sealed, birth_sealed")  # case_params' order
 _CASE_ROW = "(" + ", ".join("?" * len(_CASE_WRITTEN.split(","))) + ")"
 INSERT_CASE = (  # one case; its statement as a step of the store's batched writes
     f"INSERT INTO cases ({_CASE_WRITTEN}) VALUES {_CASE_ROW} ON CONFLICT (id) DO NOTHING RETURNING id, seq"
@@ -243,37 +241,50 @@ def insert_cases(count: int) -> str:
     return INSERT_CASE.replace(_CASE_ROW, ", ".join([_CASE_ROW] * count), 1)
 
 
-CASE = f"SELECT {CASE_COLUMNS} FROM cases WHERE id = ?"
-BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
+CASE = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE id = ?"
+BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
 IN_GUILD = (
-    f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND (private = 0 OR author_id = ?) "
+    f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE guild_id = ? AND (private = 0 OR author_id = ?) "
     "ORDER BY seq DESC LIMIT ? OFFSET ?"
 )
 DELETE_CASE_NOTES = "DELETE FROM case_notes WHERE case_id = ?"
 DELETE_CASE = "DELETE FROM cases WHERE id = ?"
 NOTE_COLUMNS = "id, case_id, author_id, body, created_at, edited_at"
-ADD_NOTE = f"INSERT INTO case_notes (case_id, author_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING {NOTE_COLUMNS}"
+# A note's text: sealed under its author's casebook key (body '' then), or plain (written before).
+ADD_NOTE = (
+    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at) VALUES (?, ?, ?, ?, ?) "
+    f"RETURNING {NOTE_COLUMNS}"
+)
 # issue 22 item 4: at most ? notes on a case (nothing inserted, nothing returned at the cap).
 ADD_NOTE_CAPPED = (
-    "INSERT INTO case_notes (case_id, author_id, body, created_at) SELECT ?, ?, ?, ? "
+    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at) SELECT ?, ?, ?, ?, ? "
     f"WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? RETURNING {NOTE_COLUMNS}"
 )
-EDIT_NOTE = "UPDATE case_notes SET body = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
+EDIT_NOTE = (
+    "UPDATE case_notes SET body = ?, body_sealed = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
+)
 GUILD_OPTIONS = "SELECT guild_id, school, language, image, timezone FROM guild_options WHERE guild_id = ?"
 SET_GUILD_OPTIONS = (
     "INSERT INTO guild_options (guild_id, school, language, image, timezone) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id) DO UPDATE SET school = excluded.school, language = excluded.language, "
     "image = excluded.image, timezone = excluded.timezone"
 )
-PROFILE = "SELECT user_id, birth_year, sex, zone FROM profiles WHERE user_id = ?"
+# A profile sealed under its member's birth key (birth_year 0, sex '' and zone NULL in the plain columns).
+PROFILE = (
+    "SELECT user_id, birth_year, sex, zone, sealed, k.birth_key FROM profiles LEFT JOIN member_keys AS k "
+    "USING (user_id) WHERE user_id = ?"
+)
 SET_PROFILE = (
-    "INSERT INTO profiles (user_id, birth_year, sex, zone) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (user_id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex, zone = excluded.zone"
+    "INSERT INTO profiles (user_id, birth_year, sex, zone, sealed) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET birth_year = excluded.birth_year, sex = excluded.sex, zone = excluded.zone, "
+    "sealed = excluded.sealed"
 )
 DELETE_PROFILE = "DELETE FROM profiles WHERE user_id = ?"
 # issue 21: the reads the store gathers into one trip (bot.store.batch), each of one row by its key
 # (``WHERE key = ?``, the key the row's first column), so the keys of many are read by one statement.
-KEYED = frozenset((GUILD_OPTIONS, PROFILE))
+# A member's keys (bot.store.sealing), read with the others of the moment, never remembered.
+MEMBER_KEYS = "SELECT user_id, case_key, birth_key FROM member_keys WHERE user_id = ?"
+KEYED = frozenset((GUILD_OPTIONS, PROFILE, MEMBER_KEYS))
 
 
 @lru_cache(maxsize=16)  # two reads, in six sizes each (pieces)
@@ -281,15 +292,16 @@ def keyed_many(statement: str, count: int) -> str:
     """The ``KEYED`` read ``statement`` for ``count`` keys at once: each key's row, if it has one,
     in no set order.
 
-        >>> keyed_many(PROFILE, 3)
-        'SELECT user_id, birth_year, sex, zone FROM profiles WHERE user_id IN (?, ?, ?)'
+        >>> keyed_many(MEMBER_KEYS, 3)
+        'SELECT user_id, case_key, birth_key FROM member_keys WHERE user_id IN (?, ?, ?)'
     """
     if statement not in KEYED:
         raise ValueError(f"not a read by one key: {statement!r}")
     return statement.replace(" = ?", f" IN ({', '.join('?' * count)})", 1)
 # issue 22 item 1: with the profile, the birth year and sex every case of the user was cast with.
 FORGET_BIRTH = (
-    "UPDATE cases SET birth_year = NULL, sex = NULL WHERE author_id = ? AND (birth_year IS NOT NULL OR sex IS NOT NULL)"
+    "UPDATE cases SET birth_year = NULL, sex = NULL, birth_sealed = NULL WHERE author_id = ? "
+    "AND (birth_year IS NOT NULL OR sex IS NOT NULL OR birth_sealed IS NOT NULL)"
 )
 # Every row of a user: their notes (on any case), the notes others left on their cases, their cases.
 DELETE_USER_NOTES = (
@@ -301,61 +313,10 @@ HOLDS_ROWS = "SELECT 1 FROM schedules UNION ALL SELECT 1 FROM cases LIMIT 1"
 
 
 def notes_of(count: int) -> str:
-    """The notes of `count` cases, by case and then oldest first."""
+    """The notes of `count` cases, by case and then oldest first (with the sealed text and its key)."""
     marks = ", ".join("?" for _ in range(count))
-    return f"SELECT {NOTE_COLUMNS} FROM case_notes WHERE case_id IN ({marks}) ORDER BY case_id, id"
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def case_of(r: Sequence[Any]) -> Case:
-    return Case(
-        seq=int(r[0]), id=str(r[1]), guild_id=_opt_int(r[2]), channel_id=_opt_int(r[3]), author_id=int(r[4]),
-        private=bool(r[5]), instant=_opt_str(r[6]), zone=_opt_str(r[7]), day=_opt_str(r[8]),
-        yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=str(r[11]), question=_opt_str(r[12]),
-        birth_year=_opt_int(r[13]), sex=_opt_str(r[14]), created_at=int(r[15]), matter=_opt_str(r[16]),
-    )
-
-
-def case_stored(case_id: str, seq: int, new: NewCase) -> Case:
-    """The case ``new`` as stored under ``case_id`` and ``seq``: what ``case_of`` reads back from its row
-    (made from ``new``'s own typed values, not through a row: issue 21, one for every /cast)."""
-    return Case(seq=seq, id=case_id, guild_id=new.guild_id, channel_id=new.channel_id, author_id=new.author_id,
-                private=bool(new.private), instant=new.instant, zone=new.zone, day=new.day, yuejiang=new.yuejiang,
-                hour=new.hour, school=new.school, question=new.question, birth_year=new.birth_year, sex=new.sex,
-                created_at=new.created_at, matter=new.matter)
-
-
-def case_params(case_id: str, new: NewCase) -> tuple[Any, ...]:
-    return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), new.instant, new.zone, new.day,
-            new.yuejiang, new.hour, new.school, new.question, new.birth_year, new.sex, new.created_at, new.matter)
-
-
-def note_of(r: Sequence[Any]) -> CaseNote:
-    return CaseNote(id=int(r[0]), case_id=str(r[1]), author_id=int(r[2]), body=str(r[3]), created_at=int(r[4]),
-                    edited_at=_opt_int(r[5]))
-
-
-def options_of(row: Sequence[Any] | None) -> GuildOptions:
-    if row is None:
-        return GuildOptions()
-    return GuildOptions(school=_opt_str(row[1]), language=_opt_str(row[2]),
-                        image=None if row[3] is None else bool(row[3]), timezone=_opt_str(row[4]))
-
-
-def options_params(guild_id: int, options: GuildOptions) -> tuple[Any, ...]:
-    image = None if options.image is None else int(options.image)
-    return (guild_id, options.school, options.language, image, options.timezone)
-
-
-def profile_of(row: Sequence[Any]) -> Profile:
-    return Profile(int(row[0]), int(row[1]), str(row[2]), _opt_str(row[3]))
+    return (f"SELECT {NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LEFT JOIN member_keys AS k "
+            f"ON k.user_id = case_notes.author_id WHERE case_id IN ({marks}) ORDER BY case_id, id")
 
 
 # -- notes kept once per interaction, and the casebook read by keyset (the note forms, /case export) --
@@ -363,11 +324,12 @@ def profile_of(row: Sequence[Any]) -> Profile:
 # A note keyed by the interaction that sent it: a second delivery of that interaction inserts
 # nothing (the unique index case_notes_source), and neither does a case at its cap.
 ADD_NOTE_ONCE = (
-    "INSERT INTO case_notes (case_id, author_id, body, created_at, source_id) SELECT ?, ?, ?, ?, ? "
+    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at, source_id) SELECT ?, ?, ?, ?, ?, ? "
     "WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? "
     f"ON CONFLICT (source_id) DO NOTHING RETURNING {NOTE_COLUMNS}"
 )
-NOTE_FROM = f"SELECT {NOTE_COLUMNS} FROM case_notes WHERE source_id = ?"
+NOTE_FROM = (f"SELECT {NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LEFT JOIN member_keys AS k "
+             "ON k.user_id = case_notes.author_id WHERE source_id = ?")
 
 
 def _in_list(count: int) -> str:
@@ -378,15 +340,15 @@ def _in_list(count: int) -> str:
 def seen_in_guild(channels: int) -> str:
     """The server's cases a member may see: theirs, and others' not private cast in one of
     `channels` channels; newest first, a page by offset (/history scope:server)."""
-    return (f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND (author_id = ? OR (private = 0 AND "
+    return (f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE guild_id = ? AND (author_id = ? OR (private = 0 AND "
             f"channel_id {_in_list(channels)})) ORDER BY seq DESC LIMIT ? OFFSET ?")
 
 
-MINE_BEFORE = f"SELECT {CASE_COLUMNS} FROM cases WHERE author_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?"
+MINE_BEFORE = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE author_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?"
 
 
 def others_before(channels: int) -> str:
     """Others' cases of a server, not private, cast in one of `channels` channels, below a seq;
     newest first (a keyset page of /case export)."""
-    return (f"SELECT {CASE_COLUMNS} FROM cases WHERE guild_id = ? AND author_id <> ? AND private = 0 AND "
+    return (f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE guild_id = ? AND author_id <> ? AND private = 0 AND "
             f"channel_id {_in_list(channels)} AND seq < ? ORDER BY seq DESC LIMIT ?")

@@ -13,14 +13,19 @@ case, or of every row of a user).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from itertools import chain
 
+from . import keys
 from . import sql as q
 from .batch import Batched
+from .deadline import deadlined
 from .driver import Driver, Params, Rows
 from .location import Location
 from .remembered import Readers
+from .rows import case_of, case_params, case_stored, note_of, options_params
+from .sealing import seal_birth, seal_text
 from .values import (
     Case,
     CaseNote,
@@ -51,8 +56,10 @@ def storable(value: str | None) -> None:
         raise ValueError("text with a NUL character (U+0000) is not stored")
 
 
+@deadlined
 class Store:
-    """What the bot keeps. Every method is safe to call from the event loop."""
+    """What the bot keeps. Every method is safe to call from the event loop, and answers within
+    ``deadline.DEADLINE`` seconds of being called (else StoreUnavailable: bot.store.deadline)."""
 
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
@@ -60,6 +67,7 @@ class Store:
         # (bot.store.remembered); the cases of casts made together written in one transaction
         self._readers = Readers(driver)
         self._cases = Batched(self._insert_together)
+        self._member_keys = keys.MemberKeys(driver, self._readers)
 
     @property
     def location(self) -> Location:
@@ -74,15 +82,19 @@ class Store:
         finally:
             await self.driver.close()
 
+    async def seal_plaintext(self) -> int:
+        """Seal the rows written before personal fields were sealed (once; bot.store.keys); how many."""
+        return await self._member_keys.seal_old_rows()
+
     async def _insert_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
         """The cases written together (each step an ``INSERT_CASE``) in a few statements of many rows
         (``sql.pieces``), one transaction; each step's rows are its case's (id, seq), or none when its id
         was taken (before, or by an earlier step)."""
         params = [step[1] for step in steps]
         statements = [(q.insert_cases(len(part)), tuple(chain.from_iterable(part))) for part in q.pieces(params)]
-        # Not flushed (Driver.fetch_batch): a cast's case survives the bot's process ending or crashing;
-        # only a crash of the machine in the moment after could take back the last few casts' cases.
-        written = await self.driver.fetch_batch(statements, flushed=False)
+        # Flushed: the id a /cast shows is on the disk (PostgreSQL's synchronous commit), so no crash of
+        # the server or the machine takes it back; the batch makes one commit's wait serve every cast in it.
+        written = await self.driver.fetch_batch(statements)
         stored = {str(row[0]): row for rows in written for row in rows}
         return [[row] if (row := stored.pop(str(p[0]), None)) is not None else [] for p in params]
 
@@ -102,7 +114,7 @@ class Store:
         """Replace the server's settings (the caller validates the zone name)."""
         self._readers.options.forget(guild_id)  # issue 21
         try:
-            await self.driver.execute(q.SET_GUILD_OPTIONS, q.options_params(guild_id, options))
+            await self.driver.execute(q.SET_GUILD_OPTIONS, options_params(guild_id, options))
         finally:
             self._readers.options.forget(guild_id)
 
@@ -285,27 +297,31 @@ class Store:
         """Record a cast under a new random id (a clash is retried); returns it once stored (committed,
         maybe in one transaction with other casts made at the same time)."""
         storable(new.question)
+        case_key, birth_key = await self._member_keys.of(new.author_id, case=new.question is not None,
+                                               birth=new.birth_year is not None or new.sex is not None)
         for _ in range(ID_TRIES):
             case_id = new_case_id()
-            rows = await self._cases.fetch(q.INSERT_CASE, q.case_params(case_id, new))
+            sealed = (None if case_key is None else seal_text(case_key, new.question, f"q:{case_id}"),
+                      None if birth_key is None else seal_birth(birth_key, new.birth_year, new.sex, f"b:{case_id}"))
+            rows = await self._cases.fetch(q.INSERT_CASE, case_params(case_id, new, sealed))
             if rows:
                 # An emptied or vanished SQLite file is then refused, not silently replaced.
                 await self.driver.note_used()
-                return q.case_stored(case_id, int(rows[0][1]), new)
+                return case_stored(case_id, int(rows[0][1]), new)
         raise RuntimeError("no free case id after several tries")
 
     async def case(self, case_id: str) -> Case | None:
         rows = await self.driver.fetch(q.CASE, (case_id,))
-        return q.case_of(rows[0]) if rows else None
+        return case_of(rows[0]) if rows else None
 
     async def cases_by_author(self, author_id: int, offset: int, limit: int) -> tuple[Case, ...]:
         """The author's cases, newest first (index cases_author)."""
-        return tuple(q.case_of(r) for r in await self.driver.fetch(q.BY_AUTHOR, (author_id, limit, offset)))
+        return tuple(case_of(r) for r in await self.driver.fetch(q.BY_AUTHOR, (author_id, limit, offset)))
 
     async def cases_in_guild(self, guild_id: int, viewer_id: int, offset: int, limit: int) -> tuple[Case, ...]:
         """The server's cases `viewer_id` may see (not private, or theirs), newest first (index cases_guild)."""
         rows = await self.driver.fetch(q.IN_GUILD, (guild_id, viewer_id, limit, offset))
-        return tuple(q.case_of(r) for r in rows)
+        return tuple(case_of(r) for r in rows)
 
     async def delete_case(self, case_id: str) -> bool:
         """Delete a case and its notes (one transaction); False when there was no such case."""
@@ -316,21 +332,26 @@ class Store:
                        limit: int | None = None) -> CaseNote | None:
         """Add a note; with `limit`, only while the case has fewer notes (None: at the cap, nothing added)."""
         storable(body)
+        key, _ = await self._member_keys.of(author_id, case=True)
+        sealed = seal_text(key, body, f"n:{case_id}") if key is not None else None
         if limit is None:
-            return q.note_of((await self.driver.fetch(q.ADD_NOTE, (case_id, author_id, body, at)))[0])
-        rows = await self.driver.fetch(q.ADD_NOTE_CAPPED, (case_id, author_id, body, at, case_id, limit))
-        return q.note_of(rows[0]) if rows else None
+            rows = await self.driver.fetch(q.ADD_NOTE, (case_id, author_id, "", sealed, at))
+        else:
+            rows = await self.driver.fetch(q.ADD_NOTE_CAPPED, (case_id, author_id, "", sealed, at, case_id, limit))
+        return replace(note_of(rows[0]), body=body) if rows else None
 
     async def edit_note(self, note_id: int, case_id: str, author_id: int, body: str, at: int) -> bool:
         """Replace a note's text; only its author's, on that case (False: nothing changed)."""
         storable(body)
-        return await self.driver.execute(q.EDIT_NOTE, (body, at, note_id, case_id, author_id)) == 1
+        key, _ = await self._member_keys.of(author_id, case=True)
+        sealed = seal_text(key, body, f"n:{case_id}") if key is not None else None
+        return await self.driver.execute(q.EDIT_NOTE, ("", sealed, at, note_id, case_id, author_id)) == 1
 
     async def case_notes(self, case_ids: Sequence[str]) -> tuple[CaseNote, ...]:
         """The notes of these cases, by case and then oldest first."""
         if not case_ids:
             return ()
-        return tuple(q.note_of(r) for r in await self.driver.fetch(q.notes_of(len(case_ids)), tuple(case_ids)))
+        return tuple(note_of(r) for r in await self.driver.fetch(q.notes_of(len(case_ids)), tuple(case_ids)))
 
     async def profile(self, user_id: int) -> Profile | None:
         return (await self.reader(None, user_id))[1]
@@ -338,7 +359,10 @@ class Store:
     async def set_profile(self, profile: Profile) -> None:
         self._readers.profiles.forget(profile.user_id)  # issue 21
         try:
-            await self.driver.execute(q.SET_PROFILE, (profile.user_id, profile.birth_year, profile.sex, profile.zone))
+            _, key = await self._member_keys.of(profile.user_id, birth=True)
+            assert key is not None
+            sealed = seal_birth(key, profile.birth_year, profile.sex, f"p:{profile.user_id}", profile.zone)
+            await self.driver.execute(q.SET_PROFILE, (profile.user_id, 0, "", None, sealed))
         finally:
             self._readers.profiles.forget(profile.user_id)
 
@@ -347,17 +371,23 @@ class Store:
         private, DM; one transaction); False when there was no profile (birth data is cleared anyway)."""
         self._readers.profiles.forget(user_id)  # issue 21
         try:
-            gone, _ = await self.driver.transaction([(q.DELETE_PROFILE, (user_id,)), (q.FORGET_BIRTH, (user_id,))])
+            gone, *_ = await self.driver.transaction([
+                (q.DELETE_PROFILE, (user_id,)), (q.FORGET_BIRTH, (user_id,)), (keys.DROP_BIRTH_KEY, (user_id,)),
+                (keys.PRUNE_KEYS, (user_id,)),
+            ])
         finally:
             self._readers.profiles.forget(user_id)
+        await self._member_keys.rewrite()
         return gone == 1
 
     async def delete_user_cases(self, user_id: int) -> int:
         """Delete every case the user authored, the notes on them and every note the user wrote;
         returns how many cases (one transaction)."""
-        _, gone = await self.driver.transaction([
+        _, gone, *_ = await self.driver.transaction([
             (q.DELETE_USER_NOTES, (user_id, user_id)), (q.DELETE_USER_CASES, (user_id,)),
+            (keys.DROP_CASE_KEY, (user_id,)), (keys.PRUNE_KEYS, (user_id,)),
         ])
+        await self._member_keys.rewrite()
         return gone
 
     # -- notes kept once per interaction, and the casebook read by keyset -------------------------
@@ -368,26 +398,28 @@ class Store:
         note and True when added now; the note and False when `source` had added it already (a
         retried delivery: nothing added twice); None and False at the cap."""
         storable(body)
-        rows = await self.driver.fetch(q.ADD_NOTE_ONCE, (case_id, author_id, body, at, source, case_id, limit))
+        key, _ = await self._member_keys.of(author_id, case=True)
+        sealed = seal_text(key, body, f"n:{case_id}") if key is not None else None
+        rows = await self.driver.fetch(q.ADD_NOTE_ONCE, (case_id, author_id, "", sealed, at, source, case_id, limit))
         if rows:
-            return q.note_of(rows[0]), True
+            return replace(note_of(rows[0]), body=body), True
         found = await self.driver.fetch(q.NOTE_FROM, (source,))
-        return (q.note_of(found[0]), False) if found else (None, False)
+        return (note_of(found[0]), False) if found else (None, False)
 
     async def cases_seen_in_guild(self, guild_id: int, viewer_id: int, channel_ids: Sequence[int], offset: int,
                                   limit: int) -> tuple[Case, ...]:
         """The server's cases `viewer_id` may see: theirs, and others' not private cast in one of
         `channel_ids` (the channels they may read); newest first (index cases_guild)."""
         params = (guild_id, viewer_id, *channel_ids, limit, offset)
-        return tuple(q.case_of(r) for r in await self.driver.fetch(q.seen_in_guild(len(channel_ids)), params))
+        return tuple(case_of(r) for r in await self.driver.fetch(q.seen_in_guild(len(channel_ids)), params))
 
     async def cases_by_author_before(self, author_id: int, before: int, limit: int) -> tuple[Case, ...]:
         """The author's cases with seq below `before`, newest first (a keyset page; index cases_author)."""
-        return tuple(q.case_of(r) for r in await self.driver.fetch(q.MINE_BEFORE, (author_id, before, limit)))
+        return tuple(case_of(r) for r in await self.driver.fetch(q.MINE_BEFORE, (author_id, before, limit)))
 
     async def others_cases_before(self, guild_id: int, viewer_id: int, channel_ids: Sequence[int], before: int,
                                   limit: int) -> tuple[Case, ...]:
         """Others' cases of the server, not private, cast in one of `channel_ids`, with seq below
         `before`, newest first (a keyset page; index cases_guild)."""
         params = (guild_id, viewer_id, *channel_ids, before, limit)
-        return tuple(q.case_of(r) for r in await self.driver.fetch(q.others_before(len(channel_ids)), params))
+        return tuple(case_of(r) for r in await self.driver.fetch(q.others_before(len(channel_ids)), params))
