@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.core.cooldowns import RATES
 from bot.core.words import text
+from bot.store import rows
 from bot.store import sql as q
 from testkit.discord_standin import Callback, DiscordStandIn, snowflake
 from tests.conftest import StartBot
@@ -38,9 +39,9 @@ def form_payload(standin: DiscordStandIn, custom_id: str, note: str, **kwargs: A
 def notes_in(db: Path) -> list[str]:
     """Every note's text in the file, opened as the store opens it (sealed under its author's key)."""
     with sqlite3.connect(db) as conn:
-        rows = conn.execute(f"SELECT {q.NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LEFT JOIN member_keys "
-                            "AS k ON k.user_id = case_notes.author_id ORDER BY id")
-        return [rows.note_of(r).body for r in rows]
+        found = conn.execute(f"SELECT {q.NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LEFT JOIN member_keys "
+                             "AS k ON k.user_id = case_notes.author_id ORDER BY id")
+        return [rows.note_of(r).body for r in found]
 
 
 async def followup_text(standin: DiscordStandIn, callback: Callback, timeout: float = 10) -> str:

@@ -1,4 +1,4 @@
-"""Casts made together are written in one transaction (issue 21, bot.store.batch), and each write
+"""Casts made together are written in one transaction (bot.store.batch), and each write
 is still its caller's own: stored before it returns, its failure told to its caller alone, never
 lost when the store closes. On both backends (SQLite file, PostgreSQL schema)."""
 
@@ -42,7 +42,7 @@ CASE_WIDTH = len(case_params("AAAAAA", draft()))  # the values each case's row t
 
 def count_batches(store: Store, *, atomic: bool = True, statements: list[int] | None = None) -> list[int]:
     """The sizes of the batches the store sends, as they are sent: the reads (not ``atomic``) by
-    their keys, the cases written (``atomic``) by their rows (issue 21: the rows of a batch are a
+    their keys, the cases written (``atomic``) by their rows (the rows of a batch are a
     few statements', and so are the keys of each read); ``statements``, if given, gets each batch's
     statements."""
     sizes: list[int] = []
@@ -88,7 +88,7 @@ async def test_options_and_profiles_not_remembered_are_read_together(store: Stor
 
 
 async def test_a_reader_s_options_and_profile_come_in_one_trip(store: Store) -> None:
-    """Issue 21: a /cast's reader (bot.core.reader.resolve): the server's options and the user's
+    """A /cast's reader (bot.core.reader.resolve): the server's options and the user's
     profile, neither remembered, in one trip to the database; then in none."""
     await store.set_profile(Profile(3, 1990, "男", "Europe/Paris"))
     await store.set_guild_options(11, GuildOptions(language="en"))
@@ -147,7 +147,7 @@ async def test_ids_clashing_inside_one_transaction_are_drawn_again(store: Store,
 
 async def test_an_id_already_stored_is_drawn_again_and_the_batch_keeps_the_others(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 21: a batch's cases are written many rows to a statement; the row whose id is taken
+    """A batch's cases are written many rows to a statement; the row whose id is taken
     is skipped, its caller alone draws again, and every case returned is the case stored."""
     ids = iter(["AAAAAA", "CCCCCC", "AAAAAA", "DDDDDD", "BBBBBB"])
     monkeypatch.setattr(store_module, "new_case_id", lambda: next(ids))

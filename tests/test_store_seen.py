@@ -40,10 +40,10 @@ async def test_a_members_view_of_a_server_follows_the_channels_they_may_read(sto
 
 async def test_a_note_sent_by_one_interaction_is_kept_once(store: Store) -> None:
     case = await store.add_case(draft())
-    first, added = await store.add_note_once(case.id, 7, "once", T, source=111, limit=2)
-    assert added and first is not None and first.body == "once"
-    again, added_again = await store.add_note_once(case.id, 7, "once", T + 1, source=111, limit=2)
-    assert not added_again and again == first
-    assert (await store.add_note_once(case.id, 7, "two", T, source=112, limit=2))[1]
-    assert await store.add_note_once(case.id, 7, "three", T, source=113, limit=2) == (None, False)  # at the cap
+    first = await store.add_note(case.id, 7, "once", T, limit=2, source=111)
+    assert first is not None and first.body == "once"
+    again = await store.add_note(case.id, 7, "once", T + 1, limit=2, source=111)  # the same delivery again
+    assert again == first
+    assert await store.add_note(case.id, 7, "two", T, limit=2, source=112) is not None
+    assert await store.add_note(case.id, 7, "three", T, limit=2, source=113) is None  # at the cap
     assert [n.body for n in await store.case_notes([case.id])] == ["once", "two"]

@@ -172,8 +172,8 @@ async def write_note(bot: LiurenBot, interaction: discord.Interaction[Any], case
     now = int(bot.clock().timestamp())
     notes = await bot.store.case_notes([case.id])
     if number is None:
-        note, _ = await bot.store.add_note_once(case.id, interaction.user.id, body, now, source=interaction.id,
-                                                limit=NOTES_PER_CASE)
+        note = await bot.store.add_note(case.id, interaction.user.id, body, now, limit=NOTES_PER_CASE,
+                                        source=interaction.id)
         if note is None:
             raise ReplyError(text("case.note_cap", lang, id=case.id, count=NOTES_PER_CASE))
         before = sum(1 for n in notes if n.id < note.id)  # a retry's note is among `notes` already

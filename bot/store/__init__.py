@@ -73,7 +73,7 @@ async def open_store(location: Location | str | os.PathLike[str] | None = None) 
     where = default_location() if location is None else (
         location if isinstance(location, Location) else Location.parse(location)
     )
-    # issue 23: psycopg is the [postgres] extra, imported only for a postgresql:// URL
+    # psycopg is the [postgres] extra, imported only for a postgresql:// URL
     if where.url is None:
         driver: Driver = await SqliteDriver.open(where)
     else:

@@ -1,4 +1,4 @@
-"""Writes gathered into shared transactions (issue 21: group commit): the cases every /cast records;
+"""Writes gathered into shared transactions (group commit): the cases every /cast records;
 and reads gathered into one trip to the database (the options and profiles not remembered).
 
 Each caller still awaits its own write: it gets the rows its statement returned once the

@@ -78,8 +78,9 @@ def _bounded_method(method: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, 
 def deadlined(cls: C) -> C:
     """The class with every public coroutine method (but those ``UNBOUNDED``) bounded by ``DEADLINE``:
     the deadline is written once, for every operation and both drivers."""
-    for name, member in list(vars(cls).items()):
-        if name.startswith("_") or name in UNBOUNDED or not inspect.iscoroutinefunction(member):
-            continue
-        setattr(cls, name, _bounded_method(member))
+    for klass in reversed(cls.__mro__[:-1]):  # the operations it inherits, then its own (which win)
+        for name, member in list(vars(klass).items()):
+            if name.startswith("_") or name in UNBOUNDED or not inspect.iscoroutinefunction(member):
+                continue
+            setattr(cls, name, _bounded_method(member))
     return cls

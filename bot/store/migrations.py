@@ -293,14 +293,14 @@ MIGRATIONS: tuple[Step, ...] = (
             "DROP TABLE guild_settings",
         ),
     ),
-    # -- step 7 (issue 18): the matter a cast was read for --
+    # -- step 7: the matter a cast was read for --
     Step(
         "the matter chosen for a case (/cast matter:): a texts.matters key, 'general', or NULL (from the question)",
         sqlite=("ALTER TABLE cases ADD COLUMN matter TEXT",),
         postgres=("ALTER TABLE cases ADD COLUMN matter TEXT",),
     ),
     # -- end of step 7 --
-    # -- step 8 (issue 22 item 2): no copy of a member's question in someone else's case --
+    # -- step 8: no copy of a member's question in someone else's case --
     # Before, 前の時/次の時 copied the question into the presser's new case; "delete my cases" then
     # left the asker's question behind. A copy is a case of another author than the first of its
     # family (same server, school, question and chart family: the classical day and 月将; or the

@@ -33,7 +33,7 @@ __all__ = ["CLIENT", "LOCK_TIMEOUT", "POOL_TIMEOUT", "STATEMENT_TIMEOUT", "Postg
 T = TypeVar("T")
 _LOCK = 0x6C69_7572_656E  # advisory lock id for migrations ("liuren")
 
-# issue 22: a slow or locked server answers within seconds: a statement is cancelled after
+# A slow or locked server answers within seconds: a statement is cancelled after
 # STATEMENT_TIMEOUT, a lock wait after LOCK_TIMEOUT, and a free connection is waited for at most
 # POOL_TIMEOUT (the bot has acknowledged the interaction by then and says the database is busy).
 STATEMENT_TIMEOUT = 5.0

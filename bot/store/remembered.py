@@ -1,4 +1,4 @@
-"""Rows the bot reads on every interaction and rarely changes, kept in memory (issue 21): the
+"""Rows the bot reads on every interaction and rarely changes, kept in memory: the
 server's options and the reader's profile, read once per /cast from the database otherwise; and
 those not remembered, read together (``Readers``).
 

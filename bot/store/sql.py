@@ -201,7 +201,7 @@ def topic_of(r: Sequence[Any]) -> QuizTopicScore:
 
 CASE_COLUMNS = (
     "seq, id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, "
-    "question, birth_year, sex, created_at, matter, "  # matter: issue 18 (step 7)
+    "question, birth_year, sex, created_at, matter, "  # matter: step 7
     "question_sealed, birth_sealed, k.case_key, k.birth_key"  # sealed under the author's keys (bot.store.sealing)
 )
 # The cases with their author's keys (a member without keys has none: the LEFT JOIN's NULLs).
@@ -221,7 +221,7 @@ T = TypeVar("T")
 def pieces(rows: Sequence[T]) -> Iterator[Sequence[T]]:
     """``rows`` (cases written, keys read) in order, cut for the fewest statements of 32, 16, 8, 4, 2
     or 1 rows: the database (and its cache of prepared statements) sees six shapes of statement,
-    not one per batch size (issue 21).
+    not one per batch size.
 
     >>> [len(p) for p in pieces(range(45))], [len(p) for p in pieces(range(64))], list(pieces("abc"))
     ([32, 8, 4, 1], [32, 32], ['ab', 'c'])
@@ -235,7 +235,7 @@ def pieces(rows: Sequence[T]) -> Iterator[Sequence[T]]:
 
 @lru_cache(maxsize=8)  # the store asks for six sizes (pieces)
 def insert_cases(count: int) -> str:
-    """``INSERT_CASE`` for ``count`` cases in one statement (issue 21: a batch of casts is a few
+    """``INSERT_CASE`` for ``count`` cases in one statement (a batch of casts is a few
     statements, not one each): each row's ``case_params`` in turn. An id already taken is skipped;
     the id and seq of every row inserted are returned, in no set order."""
     return INSERT_CASE.replace(_CASE_ROW, ", ".join([_CASE_ROW] * count), 1)
@@ -243,10 +243,6 @@ def insert_cases(count: int) -> str:
 
 CASE = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE id = ?"
 BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
-IN_GUILD = (
-    f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE guild_id = ? AND (private = 0 OR author_id = ?) "
-    "ORDER BY seq DESC LIMIT ? OFFSET ?"
-)
 DELETE_CASE_NOTES = "DELETE FROM case_notes WHERE case_id = ?"
 DELETE_CASE = "DELETE FROM cases WHERE id = ?"
 NOTE_COLUMNS = "id, case_id, author_id, body, created_at, edited_at"
@@ -255,11 +251,15 @@ ADD_NOTE = (
     "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at) VALUES (?, ?, ?, ?, ?) "
     f"RETURNING {NOTE_COLUMNS}"
 )
-# issue 22 item 4: at most ? notes on a case (nothing inserted, nothing returned at the cap).
+# At most ? notes on a case, and one per interaction that sent it (source_id, unique; NULL for
+# none): a second delivery inserts nothing, nor does a case at its cap.
 ADD_NOTE_CAPPED = (
-    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at) SELECT ?, ?, ?, ?, ? "
-    f"WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? RETURNING {NOTE_COLUMNS}"
+    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at, source_id) SELECT ?, ?, ?, ?, ?, ? "
+    f"WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? ON CONFLICT (source_id) DO NOTHING "
+    f"RETURNING {NOTE_COLUMNS}"
 )
+NOTE_FROM = (f"SELECT {NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LEFT JOIN member_keys AS k "
+             "ON k.user_id = case_notes.author_id WHERE source_id = ?")
 EDIT_NOTE = (
     "UPDATE case_notes SET body = ?, body_sealed = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
 )
@@ -280,7 +280,7 @@ SET_PROFILE = (
     "sealed = excluded.sealed"
 )
 DELETE_PROFILE = "DELETE FROM profiles WHERE user_id = ?"
-# issue 21: the reads the store gathers into one trip (bot.store.batch), each of one row by its key
+# The reads the store gathers into one trip (bot.store.batch), each of one row by its key
 # (``WHERE key = ?``, the key the row's first column), so the keys of many are read by one statement.
 # A member's keys (bot.store.sealing), read with the others of the moment, never remembered.
 MEMBER_KEYS = "SELECT user_id, case_key, birth_key FROM member_keys WHERE user_id = ?"
@@ -298,7 +298,7 @@ def keyed_many(statement: str, count: int) -> str:
     if statement not in KEYED:
         raise ValueError(f"not a read by one key: {statement!r}")
     return statement.replace(" = ?", f" IN ({', '.join('?' * count)})", 1)
-# issue 22 item 1: with the profile, the birth year and sex every case of the user was cast with.
+# With the profile, the birth year and sex every case of the user was cast with.
 FORGET_BIRTH = (
     "UPDATE cases SET birth_year = NULL, sex = NULL, birth_sealed = NULL WHERE author_id = ? "
     "AND (birth_year IS NOT NULL OR sex IS NOT NULL OR birth_sealed IS NOT NULL)"
@@ -319,18 +319,7 @@ def notes_of(count: int) -> str:
             f"ON k.user_id = case_notes.author_id WHERE case_id IN ({marks}) ORDER BY case_id, id")
 
 
-# -- notes kept once per interaction, and the casebook read by keyset (the note forms, /case export) --
-
-# A note keyed by the interaction that sent it: a second delivery of that interaction inserts
-# nothing (the unique index case_notes_source), and neither does a case at its cap.
-ADD_NOTE_ONCE = (
-    "INSERT INTO case_notes (case_id, author_id, body, body_sealed, created_at, source_id) SELECT ?, ?, ?, ?, ?, ? "
-    "WHERE (SELECT count(*) FROM case_notes WHERE case_id = ?) < ? "
-    f"ON CONFLICT (source_id) DO NOTHING RETURNING {NOTE_COLUMNS}"
-)
-NOTE_FROM = (f"SELECT {NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LEFT JOIN member_keys AS k "
-             "ON k.user_id = case_notes.author_id WHERE source_id = ?")
-
+# -- the casebook read by keyset (/case export) and by the channels a member may see (/history) --
 
 def _in_list(count: int) -> str:
     """``IN (?, ?, …)`` for `count` values; ``IN (NULL)`` (matches nothing) for none."""

@@ -58,7 +58,7 @@ ERASE_WAIT = 0.25
 ERASE_AGAIN_S = 10.0
 # A statement's own undo journal (each of a batch's multi-row INSERTs in its transaction has one) is
 # kept in memory. SQLite's default spilled it past 64 KB into a new file in /var/tmp, made and deleted
-# for every batch of cases: a third of a case's write (issue 21), and a writable temporary folder needed.
+# for every batch of cases: a third of a case's write, and a writable temporary folder needed.
 TEMP_STORE = "MEMORY"
 
 

@@ -74,11 +74,11 @@ def _existing_parent(path: Path) -> Path:
     return folder
 
 
-# -- issue 22 item 13: the data file holds birth years and questions --
+# -- the data file holds birth years and questions --
 def create_private(path: Path) -> None:
     """Make the folder (0700) and the file (0600) when missing, so only the bot's user can read
     them; SQLite gives its -wal and -shm files the database file's mode. Existing ones keep theirs."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     with contextlib.suppress(FileExistsError):  # an existing file is check_file's and SQLite's to judge
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-# -- end of issue 22 item 13 --
+# -- end of the data file's privacy --

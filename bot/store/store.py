@@ -23,6 +23,7 @@ from .batch import Batched
 from .deadline import deadlined
 from .driver import Driver, Params, Rows
 from .location import Location
+from .quizzes import Quizzes
 from .remembered import Readers
 from .rows import case_of, case_params, case_stored, note_of, options_params
 from .sealing import seal_birth, seal_text
@@ -33,10 +34,6 @@ from .values import (
     GuildOptions,
     NewCase,
     Profile,
-    QuizAnswer,
-    QuizRow,
-    QuizScore,
-    QuizTopicScore,
     ScheduleRow,
     Shards,
     epoch,
@@ -57,13 +54,13 @@ def storable(value: str | None) -> None:
 
 
 @deadlined
-class Store:
+class Store(Quizzes):
     """What the bot keeps. Every method is safe to call from the event loop, and answers within
     ``deadline.DEADLINE`` seconds of being called (else StoreUnavailable: bot.store.deadline)."""
 
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
-        # issue 21: the options and profiles every /cast reads, remembered and read together
+        # The options and profiles every /cast reads, remembered and read together
         # (bot.store.remembered); the cases of casts made together written in one transaction
         self._readers = Readers(driver)
         self._cases = Batched(self._insert_together)
@@ -106,13 +103,13 @@ class Store:
 
     async def reader(self, guild_id: int | None, user_id: int | None) -> tuple[GuildOptions, Profile | None]:
         """The server's settings (all unset outside a server: ``guild_id`` None) and the user's
-        profile (None without one, or for ``user_id`` None): those not remembered (issue 21) are
+        profile (None without one, or for ``user_id`` None): those not remembered are
         read in one trip to the database."""
         return await self._readers.read(guild_id, user_id)
 
     async def set_guild_options(self, guild_id: int, options: GuildOptions) -> None:
         """Replace the server's settings (the caller validates the zone name)."""
-        self._readers.options.forget(guild_id)  # issue 21
+        self._readers.options.forget(guild_id)
         try:
             await self.driver.execute(q.SET_GUILD_OPTIONS, options_params(guild_id, options))
         finally:
@@ -213,84 +210,6 @@ class Store:
     async def set_meta(self, key: str, value: str) -> None:
         await self.driver.execute(q.SET_META, (key, value))
 
-    # -- the study quiz (/quiz) -------------------------------------------------------------------
-
-    async def create_quiz(
-        self, guild_id: int, channel_id: int, user_id: int, locale: str, level: str, count: int, seed: int,
-        school: str, seconds: int, deadline: int, now: int,
-    ) -> QuizRow | None:
-        """Start a quiz at question 1, due at `deadline`; None when the channel has a running quiz."""
-        params = (guild_id, channel_id, user_id, locale, level, count, seed, school, seconds, deadline, now)
-        rows = await self.driver.fetch(q.CREATE_QUIZ, params)
-        return q.quiz_of(rows[0]) if rows else None
-
-    async def quiz(self, quiz_id: int) -> QuizRow | None:
-        rows = await self.driver.fetch(q.QUIZ, (quiz_id,))
-        return q.quiz_of(rows[0]) if rows else None
-
-    async def running_quiz(self, channel_id: int) -> QuizRow | None:
-        """The channel's running quiz, if any (there is at most one)."""
-        rows = await self.driver.fetch(q.RUNNING_QUIZ, (channel_id,))
-        return q.quiz_of(rows[0]) if rows else None
-
-    async def running_quizzes(self, shards: Shards | None) -> tuple[QuizRow, ...]:
-        """Every running quiz of `shards`' guilds, ordered by id."""
-        where, params = q.shard_filter(shards)
-        return tuple(q.quiz_of(r) for r in await self.driver.fetch(q.RUNNING_QUIZZES.format(where=where), params))
-
-    async def due_quizzes(self, now: int, shards: Shards | None) -> tuple[QuizRow, ...]:
-        """Running quizzes (of `shards`' guilds) whose deadline is at or before `now`, earliest first."""
-        where, params = q.shard_filter(shards)
-        rows = await self.driver.fetch(q.DUE_QUIZZES.format(where=where), (now, *params))
-        return tuple(q.quiz_of(r) for r in rows)
-
-    async def next_quiz_deadline(self, shards: Shards | None) -> int | None:
-        """The earliest deadline among running quizzes of `shards`' guilds."""
-        where, params = q.shard_filter(shards)
-        rows = await self.driver.fetch(q.NEXT_QUIZ_DEADLINE.format(where=where), params)
-        return None if not rows else int(rows[0][0])
-
-    async def set_quiz_message(self, quiz_id: int, question: int, message_id: int) -> None:
-        """Record the message that asks `question` (ignored once the quiz has moved on)."""
-        await self.driver.execute(q.SET_QUIZ_MESSAGE, (message_id, quiz_id, question))
-
-    async def advance_quiz(self, quiz_id: int, question: int, deadline: int) -> bool:
-        """Move a running quiz from `question` to the next, due at `deadline`; False (nothing
-        changed) when it is not running or not at `question` (someone else moved it)."""
-        return await self.driver.execute(q.ADVANCE_QUIZ, (deadline, quiz_id, question)) == 1
-
-    async def end_quiz(self, quiz_id: int, status: str, now: int) -> bool:
-        """End a running quiz with `status` (done, stopped, ended); False when it was not running."""
-        return await self.driver.execute(q.END_QUIZ, (status, now, quiz_id)) == 1
-
-    async def add_quiz_answer(self, answer: QuizAnswer) -> bool:
-        """Record a member's answer; False when they had answered this question already."""
-        return await self.driver.execute(q.ADD_QUIZ_ANSWER, q.answer_params(answer)) == 1
-
-    async def quiz_answers(self, quiz_id: int, question: int | None = None) -> tuple[QuizAnswer, ...]:
-        """The quiz's answers (to one question, if given), in the order they were given."""
-        if question is None:
-            rows = await self.driver.fetch(q.QUIZ_ANSWERS, (quiz_id,))
-        else:
-            rows = await self.driver.fetch(q.QUIZ_ANSWERS_TO, (quiz_id, question))
-        return tuple(q.answer_of(r) for r in rows)
-
-    async def quiz_scores(self, guild_id: int, level: str | None, since: int | None,
-                          limit: int) -> tuple[QuizScore, ...]:
-        """The server's best members (of one level, answers since `since`, if given): most right
-        first, then fewer answers, then user id."""
-        statement, params = q.quiz_scores_query(level, since)
-        return tuple(q.score_of(r) for r in await self.driver.fetch(statement, (guild_id, *params, limit)))
-
-    async def quiz_topics(self, guild_id: int, user_id: int) -> tuple[QuizTopicScore, ...]:
-        """A member's answers in the server by level and topic, ordered by level and topic."""
-        return tuple(q.topic_of(r) for r in await self.driver.fetch(q.QUIZ_TOPICS, (guild_id, user_id)))
-
-    async def forget_quiz_answers(self, user_id: int) -> int:
-        """Delete every quiz answer the member gave, in every server and quiz (running ones too:
-        their scores are read from the answers, so they no longer count); returns how many."""
-        return await self.driver.execute(q.FORGET_QUIZ_ANSWERS, (user_id,))
-
     # -- the casebook (/case, /history) and profiles ------------------------------------------------
 
     async def add_case(self, new: NewCase) -> Case:
@@ -318,26 +237,27 @@ class Store:
         """The author's cases, newest first (index cases_author)."""
         return tuple(case_of(r) for r in await self.driver.fetch(q.BY_AUTHOR, (author_id, limit, offset)))
 
-    async def cases_in_guild(self, guild_id: int, viewer_id: int, offset: int, limit: int) -> tuple[Case, ...]:
-        """The server's cases `viewer_id` may see (not private, or theirs), newest first (index cases_guild)."""
-        rows = await self.driver.fetch(q.IN_GUILD, (guild_id, viewer_id, limit, offset))
-        return tuple(case_of(r) for r in rows)
-
     async def delete_case(self, case_id: str) -> bool:
         """Delete a case and its notes (one transaction); False when there was no such case."""
         _, gone = await self.driver.transaction([(q.DELETE_CASE_NOTES, (case_id,)), (q.DELETE_CASE, (case_id,))])
         return gone == 1
 
-    async def add_note(self, case_id: str, author_id: int, body: str, at: int, *,
-                       limit: int | None = None) -> CaseNote | None:
-        """Add a note; with `limit`, only while the case has fewer notes (None: at the cap, nothing added)."""
+    async def add_note(self, case_id: str, author_id: int, body: str, at: int, *, limit: int | None = None,
+                       source: int | None = None) -> CaseNote | None:
+        """Add a note; with `limit`, only while the case has fewer notes (None: at the cap, nothing
+        added). With `source` (the interaction that sent it, and a `limit`), a second delivery adds
+        nothing and returns the note the first one added."""
         storable(body)
         key, _ = await self._member_keys.of(author_id, case=True)
         sealed = seal_text(key, body, f"n:{case_id}") if key is not None else None
         if limit is None:
             rows = await self.driver.fetch(q.ADD_NOTE, (case_id, author_id, "", sealed, at))
         else:
-            rows = await self.driver.fetch(q.ADD_NOTE_CAPPED, (case_id, author_id, "", sealed, at, case_id, limit))
+            params = (case_id, author_id, "", sealed, at, source, case_id, limit)
+            rows = await self.driver.fetch(q.ADD_NOTE_CAPPED, params)
+            if not rows and source is not None:
+                found = await self.driver.fetch(q.NOTE_FROM, (source,))
+                return note_of(found[0]) if found else None
         return replace(note_of(rows[0]), body=body) if rows else None
 
     async def edit_note(self, note_id: int, case_id: str, author_id: int, body: str, at: int) -> bool:
@@ -357,7 +277,7 @@ class Store:
         return (await self.reader(None, user_id))[1]
 
     async def set_profile(self, profile: Profile) -> None:
-        self._readers.profiles.forget(profile.user_id)  # issue 21
+        self._readers.profiles.forget(profile.user_id)
         try:
             _, key = await self._member_keys.of(profile.user_id, birth=True)
             assert key is not None
@@ -369,7 +289,7 @@ class Store:
     async def delete_profile(self, user_id: int) -> bool:
         """Delete the profile and the birth year and sex of every case the user cast (public,
         private, DM; one transaction); False when there was no profile (birth data is cleared anyway)."""
-        self._readers.profiles.forget(user_id)  # issue 21
+        self._readers.profiles.forget(user_id)
         try:
             gone, *_ = await self.driver.transaction([
                 (q.DELETE_PROFILE, (user_id,)), (q.FORGET_BIRTH, (user_id,)), (keys.DROP_BIRTH_KEY, (user_id,)),
@@ -390,21 +310,7 @@ class Store:
         await self._member_keys.rewrite()
         return gone
 
-    # -- notes kept once per interaction, and the casebook read by keyset -------------------------
-
-    async def add_note_once(self, case_id: str, author_id: int, body: str, at: int, *, source: int,
-                            limit: int) -> tuple[CaseNote | None, bool]:
-        """Add a note sent by interaction `source`, while the case has fewer than `limit` notes: the
-        note and True when added now; the note and False when `source` had added it already (a
-        retried delivery: nothing added twice); None and False at the cap."""
-        storable(body)
-        key, _ = await self._member_keys.of(author_id, case=True)
-        sealed = seal_text(key, body, f"n:{case_id}") if key is not None else None
-        rows = await self.driver.fetch(q.ADD_NOTE_ONCE, (case_id, author_id, "", sealed, at, source, case_id, limit))
-        if rows:
-            return replace(note_of(rows[0]), body=body), True
-        found = await self.driver.fetch(q.NOTE_FROM, (source,))
-        return (note_of(found[0]), False) if found else (None, False)
+    # -- the casebook read by keyset (/case export) and by the channels a member may see ------------
 
     async def cases_seen_in_guild(self, guild_id: int, viewer_id: int, channel_ids: Sequence[int], offset: int,
                                   limit: int) -> tuple[Case, ...]:

@@ -208,12 +208,12 @@ CASE_ID_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 CASE_ID_LENGTH = 6
 
 
-# Two characters for every 10 bits (the first for the low 5), so an id is three look-ups (issue 21).
+# Two characters for every 10 bits (the first for the low 5), so an id is three look-ups.
 _PAIRS = tuple(CASE_ID_ALPHABET[v & 31] + CASE_ID_ALPHABET[v >> 5] for v in range(1024))
 
 
 class _Randomness:
-    """The system's randomness read a page at a time and handed out 4 bytes per id (issue 21: one
+    """The system's randomness read a page at a time and handed out 4 bytes per id (one
     read of os.urandom per 1,024 ids, not one each). Thread-safe; a forked child reads afresh, so no
     two processes hand out the same bytes."""
 
@@ -278,7 +278,7 @@ class NewCase:
     birth_year: int | None
     sex: str | None
     created_at: int  # epoch seconds
-    matter: str | None = None  # issue 18: `matter:` as chosen (a texts.matters key or "general"); None: none chosen
+    matter: str | None = None  # `matter:` as chosen (a texts.matters key or "general"); None: none chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +301,7 @@ class Case:
     birth_year: int | None
     sex: str | None
     created_at: int
-    matter: str | None = None  # issue 18: as NewCase.matter
+    matter: str | None = None  # as NewCase.matter
 
     def visible_to(self, user_id: int, guild_id: int | None) -> bool:
         """The author always; a server's members (asking in that server) when it is not private."""
