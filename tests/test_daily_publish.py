@@ -6,11 +6,12 @@ retried nor a reason to post again. The real bot against the local Discord stand
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
 from bot.core.words import text
+from bot.store import epoch, open_store
 from testkit.daily_harness import Harness, utc
 from testkit.discord_standin import ANNOUNCEMENT, ChannelSpec, GuildSpec
 from tests.test_message_cast import SPEC, in_spec
@@ -90,6 +91,35 @@ async def test_a_refused_publish_reaches_the_admin_and_is_not_retried_nor_posted
     await h.tick(NINE + timedelta(minutes=2))
     await h.tick(NINE + timedelta(hours=2))
     assert len(crossposts(h, news)) == asked and h.posts(news) == posts and len(h.posts(general)) == 1
+
+
+async def test_a_post_found_after_a_restore_is_not_published_twice_nor_told(harness: Harness) -> None:
+    h = harness
+    news = h.channel(1)
+    await h.start()
+    await set_daily(h, news)
+    await h.tick(NINE)
+    posts, published = h.posts(news), list(h.standin.crossposted)
+    assert published
+    await h.stop()
+    # A database restored from before 09:00: the post is found in the channel, and published if it
+    # was not; Discord's "already crossposted" (40033) counts as done, not as a refusal.
+    store = await open_store(h.db)
+    try:
+        assert await store.delete_schedules(h.guild.id) == 1
+        await store.put_schedule(h.guild.id, news, "09:00", "Asia/Tokyo", "ja", utc(2026, 5, 1), epoch(NINE),
+                                 date(2026, 5, 2))
+    finally:
+        await store.close()
+    h.standin.nonce_window = 0.0
+    h.clock.now = NINE + timedelta(hours=3)
+    await h.start()
+    await h.tick(NINE + timedelta(hours=3, minutes=1))
+    assert h.posts(news) == posts and h.standin.crossposted == published
+    assert len(crossposts(h, news)) == len(posts) + 1  # the found message asked once more, answered 40033
+    assert not h.posts(h.channel(0))  # nobody told: nothing was refused
+    [again] = await h.stored()
+    assert again.last_posted == "2026-05-02" and again.last_error is None
 
 
 @pytest.mark.skipif(not SPEC.exists(), reason="Discord's OpenAPI spec is not in /work/shared")
