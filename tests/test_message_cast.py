@@ -77,6 +77,18 @@ async def test_a_message_from_yesterday_gets_yesterdays_chart_and_its_matter_pri
     assert custom_ids(Callback(0, "", {"data": hint}, 0)) == [f"lr:p:{ident}"]
 
 
+async def test_the_moment_is_read_in_the_readers_zone(standin: DiscordStandIn, start_bot: StartBot) -> None:
+    await start_bot(clock=clock)
+    await standin.slash("profile set", {"birth_year": 1961, "sex": "女", "zone": "America/New_York"}, locale="en-US")
+    message = standin.member_message(standin.guilds[0].channels[0].id, WALLET, POSTED.isoformat())
+    callback = await standin.message_command(MENU, message, locale="en-US")
+    local = engine.cast(POSTED, "America/New_York")  # 21:10 the day before, in New York
+    assert local.moment is not None
+    description = callback.embeds[0]["description"]
+    assert f"{local.moment.local:{MOMENT_STAMP}}" in description and "America/New_York" in description
+    assert i18n.text("embed.zone.profile", "en") in description
+
+
 async def test_sharing_posts_the_chart_for_everyone_as_a_public_case(
     standin: DiscordStandIn, start_bot: StartBot
 ) -> None:
