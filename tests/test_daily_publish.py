@@ -11,8 +11,7 @@ from datetime import date, timedelta
 import pytest
 
 from bot.core.words import text
-from bot.store import epoch, open_store
-from testkit.daily_harness import Harness, utc
+from testkit.daily_harness import Harness, restore_before, utc
 from testkit.discord_standin import ANNOUNCEMENT, ChannelSpec, GuildSpec
 from tests.test_message_cast import SPEC, in_spec
 
@@ -104,13 +103,7 @@ async def test_a_post_found_after_a_restore_is_not_published_twice_nor_told(harn
     await h.stop()
     # A database restored from before 09:00: the post is found in the channel, and published if it
     # was not; Discord's "already crossposted" (40033) counts as done, not as a refusal.
-    store = await open_store(h.db)
-    try:
-        assert await store.delete_schedules(h.guild.id) == 1
-        await store.put_schedule(h.guild.id, news, "09:00", "Asia/Tokyo", "ja", utc(2026, 5, 1), epoch(NINE),
-                                 date(2026, 5, 2))
-    finally:
-        await store.close()
+    await restore_before(h, news, NINE, date(2026, 5, 2))
     h.standin.nonce_window = 0.0
     h.clock.now = NINE + timedelta(hours=3)
     await h.start()
