@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -18,8 +18,8 @@ from bot.daily.schedule import next_post
 from bot.store import ScheduleRow, Store, epoch, open_store
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn, GuildSpec
 
-__all__ = ["ATTEMPTS", "BACKOFF", "MANAGER", "MANAGE_GUILD", "Clock", "Harness", "content", "put", "utc",
-           "wait_for_post"]
+__all__ = ["ATTEMPTS", "BACKOFF", "MANAGER", "MANAGE_GUILD", "Clock", "Harness", "content", "put", "restore_before",
+           "utc", "wait_for_post"]
 
 ATTEMPTS = DeliveryConfig().attempts
 BACKOFF = DeliveryConfig().backoff
@@ -182,6 +182,18 @@ class Harness:
             return None if row is None else str(row[0])
         finally:
             conn.close()
+
+
+async def restore_before(h: Harness, channel: int, due: datetime, day: date) -> None:
+    """The database as a backup taken before ``due`` left it (the bot stopped): the server's one
+    schedule, 09:00 Asia/Tokyo in ``channel`` set the day before, knows nothing of ``day``'s post."""
+    store = await open_store(h.db)
+    try:
+        assert await store.delete_schedules(h.guild.id) == 1
+        await store.put_schedule(h.guild.id, channel, "09:00", "Asia/Tokyo", "ja", due - timedelta(days=1),
+                                 epoch(due), day)
+    finally:
+        await store.close()
 
 
 async def put(store: Store, guild: int, channel: int, at: str, zone: str, locale: str, since: datetime) -> int:

@@ -22,8 +22,16 @@ What it plays:
 - the 3 s deadline: an interaction callback later than ``callback_deadline`` seconds after
   INTERACTION_CREATE is 404 10062 (Unknown interaction), a second callback 400 40060;
 - shards: IDENTIFY's ``shard: [id, count]`` gets READY and GUILD_CREATE for that shard's guilds only;
-- interactions: tests inject INTERACTION_CREATE with ``slash``/``autocomplete``/``press`` (a button)/``interact`` and
-  await the callback; followups and edits through ``/webhooks/{app}/{token}``.
+- interactions: tests inject INTERACTION_CREATE with ``slash``/``autocomplete``/``press`` (a button)/
+  ``message_command`` (a message's context menu: type 2, ``data.type`` 3, the message in
+  ``data.resolved.messages`` under ``target_id``)/``interact`` and await the callback; followups and
+  edits through ``/webhooks/{app}/{token}``; ``member_message`` stores a member's message (any
+  timestamp) for a menu to target;
+- announcement channels (type 5): ``POST /channels/{id}/messages/{message_id}/crosspost`` publishes
+  a message to following servers, as Discord rules: only in an announcement channel (else 400
+  50024), only a message of that channel (else 404 10008), once (again: 400 40033), with Send
+  Messages for the bot's own message and Manage Messages for another's (else 403 50013); refusals
+  configurable with ``fail_crosspost``; ``crossposted`` lists what was published;
 Every REST request is recorded (method, path without the API prefix, query, JSON body). Message
 bodies are checked against Discord's limits and rejected with a 400 in Discord's nested error
 shape, as Discord would.
@@ -41,6 +49,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -59,6 +68,9 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
 ADMINISTRATOR = 1 << 3
+MANAGE_MESSAGES = 1 << 13
+ANNOUNCEMENT = 5  # GUILD_ANNOUNCEMENT: a channel other servers can follow
+CROSSPOSTED = 1 << 0  # a message's flag once published
 BOT_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
 MEMBER_PERMISSIONS = BOT_PERMISSIONS | USE_APPLICATION_COMMANDS
 
@@ -77,6 +89,7 @@ LIMITS: Mapping[str, int] = {
 }
 
 _snowflakes = itertools.count(1_300_000_000_000_000_000)
+DISCORD_EPOCH_MS = 1_420_070_400_000  # a snowflake's time counts from 2015-01-01 UTC
 
 
 def snowflake() -> int:
@@ -86,7 +99,8 @@ def snowflake() -> int:
 
 @dataclass(slots=True)
 class ChannelSpec:
-    """A guild channel; ``type`` 0 is a text channel. ``overwrites`` are Discord permission overwrite dicts."""
+    """A guild channel; ``type`` 0 is a text channel, 5 an announcement channel. ``overwrites`` are
+    Discord permission overwrite dicts."""
 
     id: int = field(default_factory=snowflake)
     name: str = "general"
@@ -287,6 +301,8 @@ class DiscordStandIn:
         self._nonces: dict[tuple[int, str, str], tuple[float, dict[str, Any]]] = {}
         self.failures: dict[int, Failure] = {}
         self.followup_failure: Failure | None = None
+        self.crosspost_failures: dict[int, Failure] = {}  # channel id → how its crossposts are refused
+        self.crossposted: list[tuple[int, int]] = []  # (channel id, message id) published, in order
         # What a PUT of the commands is refused with (Discord's 400 50035 for a payload it will not
         # take, e.g. a name it does not allow); None: every payload is taken.
         self.commands_refusal: dict[str, Any] | None = None
@@ -355,6 +371,11 @@ class DiscordStandIn:
                      retry_after: float = 0.05) -> None:
         """Make ``POST /channels/{channel_id}/messages`` answer ``status`` (403, 404, 429, 500 …)."""
         self.failures[channel_id] = Failure(status, times, retry_after)
+
+    def fail_crosspost(self, channel_id: int, status: int, *, times: int | None = None,
+                       retry_after: float = 0.05) -> None:
+        """Make ``POST /channels/{channel_id}/messages/{id}/crosspost`` answer ``status`` (403, 429 …)."""
+        self.crosspost_failures[channel_id] = Failure(status, times, retry_after)
 
     def fail_followups(self, status: int, *, times: int = 1) -> None:
         """Make the next ``times`` interaction followups (``POST /webhooks/{app}/{token}``) answer ``status``."""
@@ -565,6 +586,35 @@ class DiscordStandIn:
         payload = self.interaction_payload("button", None, type=3, **kwargs)
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         payload["message"] = dict(message)
+        return await self.interact(payload, timeout=timeout)
+
+    def member_message(self, channel_id: int, content: str, timestamp: str, *,
+                       author_id: int | None = None) -> dict[str, Any]:
+        """Store a member's message in ``channel_id`` posted at ``timestamp`` (ISO 8601), as Discord
+        would give it (a menu's target); its id is a snowflake of that moment, as Discord's are."""
+        moment = datetime.fromisoformat(timestamp)
+        ms = int(moment.timestamp() * 1000) - DISCORD_EPOCH_MS
+        message = self._message(channel_id, {"content": content})
+        message["id"] = str((ms << 22) | (next(_snowflakes) & 0x3FFFFF))
+        message["timestamp"] = moment.isoformat()
+        message["author"] = {"id": str(author_id or snowflake()), "username": "friend", "discriminator": "0",
+                             "global_name": "Friend", "avatar": None}
+        self.messages.setdefault(channel_id, []).append(message)
+        return message
+
+    async def message_command(self, name: str, message: Mapping[str, Any], *, timeout: float = 5.0,
+                              **kwargs: Any) -> Callback:
+        """A member runs the message command ``name`` from ``message``'s menu (Apps → ``name``): an
+        APPLICATION_COMMAND interaction whose command is of type MESSAGE (3), the message resolved
+        under ``target_id``, in the message's channel. ``kwargs`` as for ``interaction_payload``."""
+        kwargs.setdefault("channel_id", int(message["channel_id"]))
+        payload = self.interaction_payload("menu", None, **kwargs)
+        guild_id = payload.get("guild_id")
+        command_id, registered_in = self.command_id(name, int(guild_id) if guild_id else None)
+        payload["data"] = {"id": str(command_id), "name": name, "type": 3, "target_id": str(message["id"]),
+                           "resolved": {"messages": {str(message["id"]): dict(message)}}}
+        if registered_in is not None:
+            payload["data"]["guild_id"] = str(registered_in)
         return await self.interact(payload, timeout=timeout)
 
     # -- gateway -----------------------------------------------------------------------------
@@ -827,6 +877,8 @@ class DiscordStandIn:
             allowed = self.bot_permissions_in(guild, channel)
             if len(parts) == 2 and method == "GET":
                 return _json(channel.payload(guild.id, guild.channels.index(channel)))
+            if len(parts) == 5 and parts[2] == "messages" and parts[4] == "crosspost" and method == "POST":
+                return self._crosspost(channel, allowed, parts[3])
             if parts[2:] == ["messages"] and not allowed & VIEW_CHANNEL:
                 return discord_error(403, 50001, "Missing Access")
             if parts[2:] == ["messages"] and method == "GET":
@@ -856,6 +908,30 @@ class DiscordStandIn:
                         await asyncio.wait_for(self._stopping.wait(), failure.delay)
                 return _json(message)
         return discord_error(404, 0, "404: Not Found")
+
+    def _crosspost(self, channel: ChannelSpec, allowed: int, message_id: str) -> web.Response:
+        """Publish a message of an announcement channel to the channels following it (Discord's
+        rules: see the module doc); a configured refusal answers first, as Discord's would."""
+        if not allowed & VIEW_CHANNEL:
+            return discord_error(403, 50001, "Missing Access")
+        failure = self.crosspost_failures.get(channel.id)
+        if failure is not None and (failure.times is None or failure.times > 0):
+            if failure.times is not None:
+                failure.times -= 1
+            return self._failure(failure)
+        if channel.type != ANNOUNCEMENT:
+            return discord_error(400, 50024, "Cannot execute action on this channel type")
+        message = next((m for m in self.messages.get(channel.id, []) if m["id"] == message_id), None)
+        if message is None:
+            return discord_error(404, 10008, "Unknown Message")
+        own = str(message["author"]["id"]) == str(self.bot_user_id)
+        if not allowed & SEND_MESSAGES or (not own and not allowed & MANAGE_MESSAGES):
+            return discord_error(403, 50013, "Missing Permissions")
+        if int(message.get("flags") or 0) & CROSSPOSTED:
+            return discord_error(400, 40033, "This message has already been crossposted.")
+        message["flags"] = int(message.get("flags") or 0) | CROSSPOSTED
+        self.crossposted.append((channel.id, int(message_id)))
+        return _json(message)
 
     @staticmethod
     def _failure(failure: Failure) -> web.Response:

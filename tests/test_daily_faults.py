@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.store import epoch, open_store
-from testkit.daily_harness import Harness, put, utc
+from testkit.daily_harness import Harness, put, restore_before, utc
 from testkit.discord_standin import ChannelSpec, GuildSpec
 
 NINE = utc(2026, 5, 2, 0, 0)  # 09:00 JST, when every schedule here is due
@@ -230,15 +230,9 @@ async def test_a_database_restored_from_before_todays_post_does_not_post_it_agai
     assert len(h.posts(channel)) == 1
     await h.stop()
     # The backup was taken before 09:00: it knows nothing of today's post.
-    store = await open_store(h.db)
-    try:
-        assert await store.delete_schedules(h.guild.id) == 1
-        await store.put_schedule(h.guild.id, channel, "09:00", "Asia/Tokyo", "ja", utc(2026, 5, 1), epoch(NINE),
-                                 date(2026, 5, 2))
-        (row,) = await store.schedules()
-        assert row.last_posted is None and not row.unsure
-    finally:
-        await store.close()
+    await restore_before(h, channel, NINE, date(2026, 5, 2))
+    (row,) = await h.stored()
+    assert row.last_posted is None and not row.unsure
     h.standin.nonce_window = 0.0  # hours later: Discord no longer remembers the nonce
     h.clock.now = NINE + timedelta(hours=3)
     await h.start()

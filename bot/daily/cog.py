@@ -26,6 +26,7 @@ from bot.store import ScheduleRow, epoch
 
 from .delivery import Delivery
 from .notice import forget_setter, remember_setter
+from .publish import followable
 from .schedule import BadRow, Plan, next_post, plan_of
 
 if TYPE_CHECKING:
@@ -121,6 +122,8 @@ class Daily(commands.Cog):
         )
         if guild.me is not None and not all(getattr(target.permissions_for(guild.me), p) for p in WANTED):
             reply += "\n" + text("daily.no_picture", lang, missing=permission_names(WANTED, lang))
+        # Other servers can follow only an announcement channel's posts (bot.daily.publish).
+        reply += "\n" + text("daily.published" if followable(target) else "daily.followable", lang)
         await ack.send(interaction, reply, ephemeral=True)
 
     async def _server_zone(self, guild_id: int, lang: Lang) -> ZoneInfo:

@@ -33,6 +33,7 @@ from bot.store import Claimed, Shards, Store, epoch, school_from_json
 from .compose import Post, compose, without_picture
 from .failures import Pace, describe, is_gone, is_transient, may_have_arrived
 from .notice import ShardWatch, tell_setter
+from .publish import publish
 from .schedule import BadRow, Plan, due_times, next_post, nonce, plan_of
 from .sender import Attempt, Sender
 
@@ -277,6 +278,7 @@ class Delivery:
                 due_at, due_day = self._next(plan, day)
                 await self.store.confirm(plan.id, token, day, found, None, due_at, due_day)
                 log.info("daily: schedule id=%d post for %s was already in the channel; recorded", plan.id, day)
+                await publish(self.client, self.store, plan, [found])  # unless it was (Discord says so)
                 return "found"
         for index in range(len(post.messages)):
             try:
@@ -291,11 +293,13 @@ class Delivery:
                 return await self._failed(plan, token, day, error, claimed.was_unsure, state)
             if index == 0:
                 state.first_id = message_id
+            state.sent.append(message_id)
         due_at, due_day = self._next(plan, day)
         note = NO_PICTURE if state.text_only else None
         if not await self.store.confirm(plan.id, token, day, state.first_id, note, due_at, due_day):
             log.warning("daily: schedule id=%d lease for %s expired before the post was confirmed", plan.id, day)
         log.info("daily: posted schedule id=%d for %s in channel %d", plan.id, day, plan.channel_id)
+        await publish(self.client, self.store, plan, state.sent)  # only once recorded: never a second post
         return "posted"
 
     async def _failed(

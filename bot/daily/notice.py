@@ -1,5 +1,6 @@
-"""Telling people about the daily post: who set a schedule and where, so a post
-Discord refuses for good (403/404) is told to them; the shards no process of this bot holds.
+"""Telling people about the daily post: who set a schedule and where, so a post Discord refuses
+for good (403/404), or whose publishing it refuses, is told to them; the shards no process of
+this bot holds.
 
 Who set a schedule is kept in the store's meta table (``daily-setter:<schedule id>`` → ``user
 channel``), written by /daily set and blanked by /daily off; the shard heartbeats as
@@ -50,9 +51,11 @@ async def setter(store: Store, schedule_id: int) -> tuple[int, int | None] | Non
     return int(parts[0]), int(parts[1]) or None
 
 
-async def tell_setter(client: discord.Client, store: Store, plan: Plan, reason: str) -> str | None:
-    """Tell who set the schedule that it stopped, in the channel they set it from, else by DM.
-    Returns where it was told ("channel" or "dm"), None when nobody could be told; never raises."""
+async def tell_setter(client: discord.Client, store: Store, plan: Plan, reason: str,
+                      key: str = "daily.stopped_notice") -> str | None:
+    """Tell who set the schedule that it stopped (or, with another ``key``, what else Discord
+    refused), in the channel they set it from, else by DM. Returns where it was told ("channel" or
+    "dm"), None when nobody could be told; never raises."""
     try:
         who = await setter(store, plan.id)
     except Exception as error:
@@ -62,7 +65,7 @@ async def tell_setter(client: discord.Client, store: Store, plan: Plan, reason: 
         log.warning("daily: schedule id=%d stopped, and nobody is known to tell (set before this was kept)", plan.id)
         return None
     user_id, channel_id = who
-    message = text("daily.stopped_notice", language_of(plan.locale), user=f"<@{user_id}>",
+    message = text(key, language_of(plan.locale), user=f"<@{user_id}>",
                    channel=f"<#{plan.channel_id}>", reason=reason)
     mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                       users=[discord.Object(user_id)])

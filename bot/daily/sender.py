@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -26,6 +26,7 @@ class Attempt:
     checked: bool = False  # the channel was searched for an earlier send
     first_id: int | None = None  # the first message of the post, once Discord confirmed it
     text_only: bool = False  # the picture is left out (the bot may not attach files there)
+    sent: list[int] = field(default_factory=list)  # the post's messages Discord confirmed, in order
 
 
 class Sender:

@@ -1,4 +1,5 @@
-"""Study: /cast, /chart, /lookup, /help (a discord.py extension: ``await bot.load_extension("bot.study")``)."""
+"""Study: /cast, /chart, /lookup, /help and the message menu's "Cast for this message" (a discord.py
+extension: ``await bot.load_extension("bot.study")``)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ casebook and shows it from the chart just cast. Errors a user can fix become ``R
 
 from __future__ import annotations
 
-from datetime import UTC
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -32,21 +31,33 @@ from engine.symbols import Branch, Pillar
 from texts.corpus import corpus
 from texts.when import parse_when
 
+from .message import ShareCase, cast_menu
+from .record import QUESTION_MAX, record_cast
+
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
 
 __all__ = ["Study"]
 
 LOOKUP_TERM_MAX = 50  # as the option declares (app_commands.Range)
-QUESTION_MAX = 300  # characters of a question (declared, and checked: bot.casebook.privacy.plain_text)
 THEME_CHOICES = [app_commands.Choice(name="dark", value="dark"), app_commands.Choice(name="light", value="light")]
 
 
 class Study(commands.Cog):
-    """/cast, /chart, /lookup and /help."""
+    """/cast, /chart, /lookup, /help and the message menu's "Cast for this message"."""
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
+        self.menu = cast_menu()  # "Cast for this message" (bot.study.message)
+
+    async def cog_load(self) -> None:
+        # A context menu is not a cog's member: added to the tree here, as discord.py documents.
+        self.bot.tree.add_command(self.menu)
+        self.bot.add_dynamic_items(ShareCase)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
+        self.bot.remove_dynamic_items(ShareCase)
 
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -73,21 +84,11 @@ class Study(commands.Cog):
         # Cast once, saved in the casebook with the school options in force and the caller's birth
         # data, then shown from that chart, as /case show shows the saved case later.
         reader = await resolve(self.bot, interaction, tz=tz, with_zone=True)
-        lang, profile = reader.lang, reader.profile
+        lang = reader.lang
         question = plain_text(question, lang, limit=QUESTION_MAX, option="question")  # NUL, length
         moment = reader.moment(when, self.bot.clock())
-        school = reader.school
-        try:
-            chart = engine.cast(moment, school=school)
-        except engine.CastError as error:
-            raise ReplyError(text("error.chart", lang, detail=error)) from None
-        case = await self.bot.store.add_case(NewCase(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
-            private=private, instant=moment.astimezone(UTC).isoformat(), zone=reader.cast_zone().key, day=None,
-            yuejiang=None, hour=None, school=reader.school_text, question=question, matter=matter,
-            birth_year=profile.birth_year if profile is not None else None,
-            sex=profile.sex if profile is not None else None, created_at=int(self.bot.clock().timestamp()),
-        ))
+        case, chart = await record_cast(self.bot, interaction, reader, moment, question=question, matter=matter,
+                                        private=private)
         await send_case(interaction, case, lang, zone_note=reader.zone_note(), image=reader.wants_image(image),
                         theme=theme, ephemeral=private, chart=chart)
 
