@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from bot.core.words import text
-from bot.store import NewCase, open_store, school_json
+from bot.store import NewCase, open_store, rows, school_json
 from bot.store import sql as q
 from bot.store.migrations import MIGRATIONS
 from bot.store.sql import ADD_NOTE
@@ -65,16 +65,16 @@ def query(location: str, statement: str, params: tuple[Any, ...] = ()) -> list[t
         return list(conn.execute(statement, params).fetchall())
 
 
-def opened(location: str, rows: str, where: str = "", params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The cases' (``rows`` "cases") or the notes' ("notes") columns as the store reads them, their
+def opened(location: str, table: str, where: str = "", params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The cases' (``table`` "cases") or the notes' ("notes") columns as the store reads them, their
     sealed fields opened (bot.store.sealing), straight from the database: as ``query`` for plain rows."""
-    if rows == "cases":
+    if table == "cases":
         found = query(location, f"SELECT {q.CASE_COLUMNS} FROM cases LEFT JOIN member_keys AS k "
                                 f"ON k.user_id = cases.author_id {where}", params)
-        return [(c.id, c.author_id, c.question, c.birth_year, c.sex) for c in map(q.case_of, found)]
+        return [(c.id, c.author_id, c.question, c.birth_year, c.sex) for c in map(rows.case_of, found)]
     found = query(location, f"SELECT {q.NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes "
                             f"LEFT JOIN member_keys AS k ON k.user_id = case_notes.author_id {where}", params)
-    return [(n.id, n.author_id, n.body) for n in map(q.note_of, found)]
+    return [(n.id, n.author_id, n.body) for n in map(rows.note_of, found)]
 
 
 @pytest.fixture

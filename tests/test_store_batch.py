@@ -14,7 +14,7 @@ from bot.store import Store, StoreUnavailable, open_store
 from bot.store import store as store_module
 from bot.store.batch import Batched
 from bot.store.driver import Params, Rows
-from bot.store.sql import case_params
+from bot.store.rows import case_params
 from bot.store.values import GuildOptions, NewCase, Profile, school_json
 from engine.school import School
 

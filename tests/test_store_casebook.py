@@ -131,10 +131,10 @@ async def test_history_is_newest_first_paged_and_private_cases_stay_with_their_a
     by_me = await store.cases_by_author(7, 0, 50)
     assert [c.id for c in by_me] == [dm.id, secret.id, *[c.id for c in reversed(mine)]]
     assert [c.id for c in await store.cases_by_author(7, 2, 2)] == [mine[4].id, mine[3].id]
-    seen_by_8 = await store.cases_in_guild(100, 8, 0, 50)
+    seen_by_8 = await store.cases_seen_in_guild(100, 8, [200], 0, 50)
     assert secret.id not in {c.id for c in seen_by_8}
     assert [c.id for c in seen_by_8][:1] == [other.id]
-    assert secret.id in {c.id for c in await store.cases_in_guild(100, 7, 0, 50)}
+    assert secret.id in {c.id for c in await store.cases_seen_in_guild(100, 7, [200], 0, 50)}
     assert elsewhere.id not in {c.id for c in seen_by_8}
     assert not secret.visible_to(8, 100) and secret.visible_to(7, None)
     assert other.visible_to(7, 100) and not other.visible_to(7, 101) and not other.visible_to(7, None)
