@@ -83,7 +83,7 @@ async def test_no_sql_runs_on_the_event_loops_thread(store: Store, connections: 
     assert threading.current_thread().name not in {name for name, _ in ran}
     # opened on a thread of asyncio's own; then the cases written by the writer, read by a reader
     inserts = {name for name, statement in ran if statement.startswith("INSERT INTO cases")}
-    reads = {name for name, statement in ran if statement.startswith("SELECT") and "FROM cases WHERE id" in statement}
+    reads = {name for name, statement in ran if statement.startswith("SELECT") and "FROM cases" in statement and "WHERE id = ?" in statement}
     assert inserts and all(name.startswith("liuren-db-writer") for name in inserts), inserts
     assert reads and all(name.startswith("liuren-db-reader") for name in reads), reads
 
