@@ -117,13 +117,15 @@ def _reply(first: Mapping[str, Any], later: Sequence[Recorded], picture: Path) -
     bodies = [] if first.get("type") == 5 else [dict(first.get("data") or {}, _files=first.get("_files", []))]
     bodies += [dict(r.body or {}) for r in later]
     lines: list[str] = []
+    saved = False
     for number, body in enumerate(bodies, 1):
         if len(bodies) > 1:
             lines.append(f"==== message {number} of {len(bodies)} ====")
         lines += message_lines(body)
         for file in body.get("_files") or ():
-            if file["filename"].endswith(".png") and not picture.exists():
+            if file["filename"].endswith(".png") and not saved:  # the chart's picture, on the first message
                 picture.write_bytes(file["data"])
+                saved = True
                 alt = next((a.get("description") for a in body.get("attachments") or ()
                             if a.get("filename") == file["filename"]), None)
                 lines.append(f"picture saved: {picture} ({len(file['data']):,} bytes)"
@@ -141,7 +143,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("liuren-cast.png"), help="where the picture is saved")
     args = parser.parse_args(argv)
     options = {"when": args.when, **{k: v for k in ("tz", "question", "matter") if (v := getattr(args, k))}}
-    args.out.unlink(missing_ok=True)  # the picture written is this cast's
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     shown, lines = asyncio.run(try_cast(options, args.lang, args.out))
     print(f"/cast {' '.join(f'{k}:{v}' for k, v in options.items())}  (a reader of {args.lang})")
