@@ -3,6 +3,7 @@
 /help lists every command of the tree (each with its options and its description in the reader's
 language); docs/usage.md names no command or option the bot does not have and mentions every
 command and subcommand; README's command table names none it lacks and mentions every command.
+The docs are compared with the slash commands (what is typed as ``/name option:``), not the menus.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.core.words import TEXTS, Lang
+from bot.core.words import TEXTS, Lang, ls, text
 from testkit.discord_standin import DiscordStandIn
 from tests.conftest import StartBot
 
@@ -28,6 +29,12 @@ def described(description: str, lang: Lang) -> str:
     keys = [key for key, words in TEXTS.items() if words["en"] == description]
     assert keys, f"no word of the bot reads {description!r}"
     return TEXTS[keys[0]][lang]
+
+
+def localized(name: str, lang: Lang) -> str:
+    """A menu command's name in ``lang``: its word's, or as it is when it is no word of the bot."""
+    keys = [key for key, words in TEXTS.items() if words["en"] == name]
+    return TEXTS[keys[0]][lang] if keys else name
 
 
 def slash_commands(tree: app_commands.CommandTree[Any]) -> Commands:
@@ -53,6 +60,30 @@ def groups_of(commands: Commands) -> set[str]:
     return {name.split(" ")[0] for name in commands if " " in name}
 
 
+def listed(fields: dict[str, str], command: Any, lang: Lang) -> None:
+    """``command`` (of the tree) is in /help's fields: a slash command with its description, each
+    subcommand and each option; a menu command by its name in ``lang``, saying where it is found."""
+    if isinstance(command, app_commands.ContextMenu):
+        name = localized(command.name, lang)
+        assert fields.get(name) == text("help.menu", lang, name=name), f"/help does not list the menu {name}"
+        return
+    assert isinstance(command, app_commands.Command | app_commands.Group)
+    value = fields.get(f"/{command.name}")
+    assert value is not None, f"/help does not list /{command.name}"
+    assert described(command.description, lang) in value
+    children = command.commands if isinstance(command, app_commands.Group) else [command]
+    for child in children:
+        assert isinstance(child, app_commands.Command)
+        if child is not command:
+            assert f"**{child.name}**" in value and described(child.description, lang) in value
+        for parameter in child.parameters:
+            assert f"`{parameter.display_name}`" in value, (command.name, child.name, parameter.display_name)
+
+
+def help_fields(callback: Any) -> dict[str, str]:
+    return {f["name"]: f["value"] for embed in callback.embeds for f in embed.get("fields", [])}
+
+
 @pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("ja", "ja"), ("zh-TW", "zh-TW"), ("zh-CN", "zh-CN")])
 async def test_help_lists_every_registered_command_in_the_readers_language(
     standin: DiscordStandIn, start_bot: StartBot, locale: str, lang: Lang
@@ -60,21 +91,32 @@ async def test_help_lists_every_registered_command_in_the_readers_language(
     bot = await start_bot()
     callback = await standin.slash("help", locale=locale)
     assert callback.ephemeral
-    fields = {f["name"]: f["value"] for embed in callback.embeds for f in embed.get("fields", [])}
+    fields = help_fields(callback)
     tops = bot.tree.get_commands()
     assert len(tops) >= 10
     for command in tops:
-        assert isinstance(command, app_commands.Command | app_commands.Group)
-        value = fields.get(f"/{command.name}")
-        assert value is not None, f"/help does not list /{command.name}"
-        assert described(command.description, lang) in value
-        children = command.commands if isinstance(command, app_commands.Group) else [command]
-        for child in children:
-            assert isinstance(child, app_commands.Command)
-            if child is not command:
-                assert f"**{child.name}**" in value and described(child.description, lang) in value
-            for parameter in child.parameters:
-                assert f"`{parameter.display_name}`" in value, (command.name, child.name, parameter.display_name)
+        listed(fields, command, lang)
+
+
+async def test_a_command_added_to_the_tree_is_listed_by_help(standin: DiscordStandIn, start_bot: StartBot) -> None:
+    """/help reads the tree when asked: a slash command and a message's menu added to it are listed
+    (the words they use are the bot's own, as every command's)."""
+    bot = await start_bot()
+
+    async def nothing(interaction: discord.Interaction[Any], message: discord.Message) -> None:
+        return None
+
+    async def also(interaction: discord.Interaction[Any], term: str) -> None:
+        return None
+
+    added = app_commands.Command(name="also", description=ls("lookup.term.description"), callback=also)
+    menu = app_commands.ContextMenu(name=ls("lookup.description"), callback=nothing)
+    bot.tree.add_command(added)
+    bot.tree.add_command(menu)
+    fields = help_fields(await standin.slash("help", locale="zh-TW"))
+    listed(fields, added, "zh-TW")
+    listed(fields, menu, "zh-TW")
+    assert fields["/also"] == f"{TEXTS['lookup.term.description']['zh-TW']}\n`term`"
 
 
 # -- the docs ----------------------------------------------------------------------------------
