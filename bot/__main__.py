@@ -15,7 +15,8 @@ try:
     import aiohttp
     import discord
 except ModuleNotFoundError as missing:
-    print(f"liuren-bot: {missing.name} is not installed; the bot needs pip install 'liuren[bot]'", file=sys.stderr)
+    print(f"liuren-bot: {missing.name} is not installed; the bot needs its extra: pip install \".[bot]\" "
+          "in a checkout (docs/admin.md)", file=sys.stderr)
     raise SystemExit(2) from None
 
 import engine

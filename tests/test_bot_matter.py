@@ -141,14 +141,14 @@ async def test_matter_overrides_the_words_and_general_reads_none(
     assert not any(name_of(Matter.lost, "ja") in f["name"] for f in fields(chosen))
     general = await standin.slash("cast", {"question": WALLET, "matter": "general"})
     assert fields(general)[0]["name"] == i18n.text("embed.lessons", "ja")
-    assert i18n.text("embed.matter_none", "ja") not in general.embeds[0]["description"]
+    assert i18n.word("matter.none", "ja", option="`matter:`") not in general.embeds[0]["description"]
 
 
 async def test_a_question_that_names_no_matter_says_so(standin: DiscordStandIn, start_bot: StartBot) -> None:
     await start_bot(clock=clock)
     callback = await standin.slash("cast", {"question": "今日の運勢は"}, locale="zh-TW")
     assert fields(callback)[0]["name"] == i18n.text("embed.lessons", "zh-TW")
-    assert i18n.text("embed.matter_none", "zh-TW") in callback.embeds[0]["description"]
+    assert i18n.word("matter.none", "zh-TW", option="`matter:`") in callback.embeds[0]["description"]
 
 
 async def test_a_bad_matter_value_is_refused_and_nothing_is_recorded(

@@ -323,13 +323,14 @@ asyncio.run(stores())
     done = run_blocked(body, blocked={"psycopg", "psycopg_pool"})
     assert done.returncode == 0, done.stderr
     assert "LOADED []" in done.stdout
-    assert "REFUSED LIUREN_DB is a PostgreSQL URL" in done.stdout and "liuren[postgres]" in done.stdout
+    assert "REFUSED LIUREN_DB is a PostgreSQL URL" in done.stdout
+    assert 'pip install ".[bot,postgres]" in a checkout' in done.stdout and "liuren[" not in done.stdout
 
 
 def test_the_bot_without_its_extra_says_which_to_install() -> None:
     done = run_blocked("import bot.__main__", blocked={"discord", "aiohttp"})
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-    assert "pip install 'liuren[bot]'" in done.stderr
+    assert 'pip install ".[bot]" in a checkout' in done.stderr and "liuren[" not in done.stderr
 
 
 def test_every_published_url_in_the_code_names_a_file_of_this_tree() -> None:

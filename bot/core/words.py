@@ -24,11 +24,13 @@ from engine.terms import Frame, Method, PatternName
 from texts import words as shared
 from texts.words import LANGS, Lang
 
-__all__ = ["GLOSSES", "LANGS", "TEXTS", "Lang", "Translator", "as_lang", "gloss", "language_of", "ls", "text",
-           "word"]
+__all__ = ["DISCORD_LOCALE", "GLOSSES", "LANGS", "TEXTS", "Lang", "Translator", "as_lang", "gloss", "language_of",
+           "ls", "text", "word"]
 
 # The Discord locales given a translation of their own (the English default serves every other one).
 _BY_LOCALE: dict[str, Lang] = {"ja": "ja", "zh-TW": "zh-TW", "zh-CN": "zh-CN"}
+# The Discord locale whose translations a language reads (English reads the commands' defaults).
+DISCORD_LOCALE: Mapping[Lang, str] = MappingProxyType({lang: locale for locale, lang in _BY_LOCALE.items()})
 _PREFIX = "bot."
 
 

@@ -19,6 +19,7 @@ from engine.terms import General
 from texts import render as chart_text
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
+from texts.matters.sentences import unrecognised
 from texts.matters.values import MatterSection, answer
 from texts.memo import LRU, size_of
 from texts.reading import Reading, Section, read
@@ -209,7 +210,7 @@ def build_embeds(
     if (school := school_line(chart.school, lang)) is not None:  # a school other than the default, named
         description_lines.append(school)
     if unread:
-        description_lines.append(f"-# {text('embed.matter_none', lang)}")
+        description_lines.append(f"-# {unrecognised(lang, '`matter:`')}")  # the texts' own line, as the CLI's
     note = text("embed.translation_note", lang)
     if note and reading is not None and reading.entries:
         description_lines.append(f"-# {note}")

@@ -81,7 +81,7 @@ async def open_store(location: Location | str | os.PathLike[str] | None = None) 
             from .postgres import PostgresDriver
         except ModuleNotFoundError as error:
             raise StoreError(f"LIUREN_DB is a PostgreSQL URL but {error.name} is not installed: "
-                             "pip install 'liuren[postgres]'") from error
+                             'pip install ".[bot,postgres]" in a checkout (docs/admin.md)') from error
         driver = await PostgresDriver.open(where)
     store = Store(driver)
     try:

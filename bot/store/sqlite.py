@@ -33,7 +33,7 @@ from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
 from .sqlite_errors import BUSY_TIMEOUT, DEADLINE, damaged, not_answering, unavailable
-from .sqlite_file import RESTORE, check_file, create_private, marker_path
+from .sqlite_file import HELD_KINDS, RESTORE, check_file, create_private, leave_marker, marked, marker_path
 from .sqlite_lanes import Call, Lane
 from .sqlite_rows import inserted
 from .values import Claimed, Shards, StoreError
@@ -158,7 +158,8 @@ class SqliteDriver:
         self._readers = readers  # None in memory: a second connection would be another database
         self._closed = False
         self._location = location
-        self._marked = False
+        # what the marker beside the file says it held (read at open; it only grows)
+        self._held = frozenset() if location.is_memory else marked(self.path)
         self._erase_again: float | None = None  # when to try again a checkpoint held back (writer's thread)
 
     @property
@@ -205,21 +206,24 @@ class SqliteDriver:
         return await self._writer.run(lambda conn, call: work(conn))
 
     async def note_used(self) -> None:
-        """Leave the marker once the database holds a schedule or a case (so an emptied file is
-        noticed); a database not answering now leaves it for a later call, never fails the write."""
-        if self._marked or self._location.is_memory:
+        """Leave the marker, saying what the file holds (cases, schedules), once it holds either (so
+        an emptied file is noticed); a database not answering now leaves it for a later call, never
+        fails the write. Once the marker names both, nothing is looked at again."""
+        if self._location.is_memory or self._held.issuperset(HELD_KINDS):
             return
-        marker = marker_path(self.path)
+        before = self._held
 
-        def work(conn: sqlite3.Connection, call: Call) -> bool:
+        def work(conn: sqlite3.Connection, call: Call) -> frozenset[str]:
             if conn.execute(q.HOLDS_ROWS).fetchone() is None:
-                return False
-            marker.touch()  # here, not on the event loop's thread: a file's I/O may stall
-            return True
+                return before
+            held = before | {kind for kind in HELD_KINDS if conn.execute(f"SELECT 1 FROM {kind} LIMIT 1").fetchone()}
+            if held != before:
+                leave_marker(self.path, held)  # here, not on the event loop's thread: a file's I/O may stall
+            return held
 
         self._open()
         try:
-            self._marked = await (self._readers or self._writer).run(work)
+            self._held |= await (self._readers or self._writer).run(work)
         except StoreUnavailable as error:  # what was written stays written: the marker is left later
             log.warning("the marker beside %s is not left now (%s); it is at a later write", self.path, error)
 

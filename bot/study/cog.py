@@ -18,7 +18,6 @@ from discord.ext import commands
 import engine
 from bot.casebook.privacy import plain_text
 from bot.casebook.views import send_case
-from bot.core import ack
 from bot.core.errors import ReplyError
 from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
 from bot.core.reader import resolve
@@ -27,6 +26,7 @@ from bot.core.zones import parse_zone
 from bot.reply.lookup import build_lookup_embeds
 from bot.reply.send import send_reply
 from bot.store import NewCase
+from bot.study.help import help_embeds, tree_payload
 from engine.symbols import Branch, Pillar
 from texts.corpus import corpus
 from texts.when import parse_when
@@ -162,8 +162,7 @@ class Study(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="help", description=ls("help.description"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
+        # Every command the tree holds, read from it: a command added later is listed too.
         lang = (await resolve(self.bot, interaction)).lang
-        body = text("help.body", lang, zone=self.bot.config.zone.key)
-        embed = discord.Embed(title=text("help.title", lang), description=body)
-        embed.set_footer(text=text("embed.source", lang))
-        await ack.send(interaction, embed=embed, ephemeral=True)
+        embeds = help_embeds(await tree_payload(self.bot.tree), lang, self.bot.config.zone.key)
+        await send_reply(interaction, embeds, lang, ephemeral=True)

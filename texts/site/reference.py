@@ -11,7 +11,7 @@ from texts.corpus import Unit, corpus
 from texts.corpus.shown import seed_lines
 from texts.site.charts import unit_link
 from texts.site.frame import Built, Page, esc, page
-from texts.words import LANGS, Lang, text, words
+from texts.words import LANGS, Lang, english_name, text, words
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,9 @@ class Term:
     shown: str
     forms: tuple[str, ...]  # in the order of LANGS
 
+
+# The groups of proper names whose English form is the project's English name (texts/english.toml).
+NAMED = ("General", "Method", "Frame", "PatternName")
 
 # The glossary's groups: a table of terms.toml each (a term listed under its first group only).
 GROUPS = ("General", "Position", "Method", "Frame", "PatternName", "Kin", "Vigour", "Element", "Rank",
@@ -37,6 +40,10 @@ def _keys(group: str) -> list[str]:
 
 
 def _form(group: str, key: str, lang: Lang) -> str:
+    """A term as a reader of ``lang`` writes it: in English, a proper name by the project's English
+    name ("the Soaring Serpent"), as the translation and the bot's glosses call it."""
+    if lang == "en" and group in NAMED and (english := english_name(key)) is not None:
+        return english
     return text(f"{group}.{key}" if group == "solar_term" else f"term.{group}.{key}", lang)
 
 
