@@ -57,7 +57,7 @@ def heading(chart: Chart, lang: Lang) -> str:
             day=m.day,
             hour=m.hour,
             term=solar_term(m.principal_term.name, lang),
-            instant=on_clock(m.principal_term.instant, m.local.tzinfo),  # issue 23: the chart's own zone
+            instant=on_clock(m.principal_term.instant, m.local.tzinfo),  # the chart's own zone
         )
         + override
     )
@@ -157,7 +157,7 @@ def render_text(
     printed after the chart (texts/reading/sentences.py render_reading) says each of them once, in its place."""
     known = known if known is not None else facts(chart)
     g = chart.generals
-    school = school_line(chart.school, lang)  # issue 19: the non-default school options, named
+    school = school_line(chart.school, lang)  # the non-default school options, named
     parts = [
         heading(chart, lang),
         *((school,) if school is not None else ()),
@@ -176,7 +176,7 @@ def render_text(
         transmissions(chart, known, lang),
         derived(known, lang),
     ]
-    if with_patterns:  # issue 19 (item 8): not when a reading follows, which says them
+    if with_patterns:  # not when a reading follows, which says them
         parts.append(patterns(classify(chart, known), lang))
     if with_trace:
         parts.append(trace(chart, lang))

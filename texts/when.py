@@ -100,7 +100,7 @@ _CJK_DATE_MD = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 _CJK_TIME = re.compile(r"(\d{1,2})\s*" + _HOUR_MARK + r"\s*(?:整|(\d{1,2})\s*分?)?(?:\s*(\d{1,2})\s*秒)?")
 # A clock time must be present: a chart needs the hour, and guessing midnight would invent it.
 _HAS_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}")
-# issue 21: the commonest form (the one the docs and the bench type), read without dateutil
+# The commonest form (the one the docs and the bench type), read without dateutil
 _PLAIN = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?")
 
 
@@ -169,7 +169,7 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
         raise ValueError("now must be an aware datetime")
     local_now = now.astimezone(tz)
     raw = text
-    plain = _plain(text.strip())  # issue 21: in ASCII, the plain form is what normalising would leave
+    plain = _plain(text.strip())  # in ASCII, the plain form is what normalising would leave
     if plain is not None:
         return _in_range(raw, _on_clock_of(_in_range(raw, plain), tz))
     text = _normalize(text)
@@ -188,7 +188,7 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     ending = re.search(r"(?:^|[\sT])(24)(:00:00)(?!\d)", text)
     if ending is not None:
         text = text[: ending.start(1)] + "00" + text[ending.end(1) :]
-    from dateutil import parser as dateutil_parser  # issue 21: imported by the first text read, not at start-up
+    from dateutil import parser as dateutil_parser  # imported by the first text read, not at start-up
 
     try:
         parsed: datetime = _plain(text) or dateutil_parser.parse(
