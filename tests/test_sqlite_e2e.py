@@ -19,7 +19,7 @@ from bot.core.words import text
 from testkit.discord_standin import Callback, DiscordStandIn, snowflake
 from tests.conftest import StartBot
 from tests.test_casebook_e2e import custom_ids, ephemeral_text, message_of, press
-from tests.test_sqlite_lanes import Stalled, stored_files
+from tests.test_sqlite_lanes import Stalled, sealed_of, stored_files
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)
 SECRET = "Should I sell the house on Rue Lepic before spring?"
@@ -103,8 +103,14 @@ async def test_profile_delete_and_delete_my_cases_leave_no_byte_of_them_in_the_f
     assert noted.ephemeral and noted.type == 4
     theirs = await standin.slash("cast", {**CAST, "question": "their question stays"}, user_id=other)
     assert theirs.type == 4
-    markers = (SECRET.encode(), NOTE.encode(), "女".encode())
-    assert all(marker in stored_files(db_path) for marker in markers)
+    # Sealed: the plain text never reaches the files; the member's keys and what they sealed do.
+    plain = (SECRET.encode(), NOTE.encode(), "女".encode())
+    keys, sealed = sealed_of(db_path, standin.user_id)
+    their_keys, _ = sealed_of(db_path, other)
+    assert (len(keys), len(sealed), len(their_keys)) == (2, 2 + 1 + 1, 1)  # the case's two fields, note, profile
+    before = stored_files(db_path)
+    assert all(found in before for found in (*keys, *sealed, *their_keys))
+    assert not any(marker in before for marker in plain)
 
     deleted = await standin.slash("profile delete", {}, locale="en-US")
     assert ephemeral_text(deleted) == text("profile.deleted", "en", count=1)
@@ -112,8 +118,8 @@ async def test_profile_delete_and_delete_my_cases_leave_no_byte_of_them_in_the_f
     confirmed = await press(standin, message_of(standin, deleted), button, locale="en-US")
     assert confirmed.type == 7 and confirmed.data["content"] == text("profile.cases_deleted", "en", count=1)
     left = stored_files(db_path)
-    for marker in markers:
-        assert marker not in left, marker
-    assert b"their question stays" in left
+    for gone in (*keys, *sealed, *plain):
+        assert gone not in left, gone
+    assert all(key in left for key in their_keys)  # what was not deleted is kept
     for _ in range(5):  # the bot goes on as before
         assert (await standin.slash("cast", CAST, user_id=other)).type == 4

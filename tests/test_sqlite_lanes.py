@@ -73,19 +73,37 @@ def stored_files(path: Path) -> bytes:
     return b"".join(p.read_bytes() for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")) if p.exists())
 
 
+def sealed_of(path: Path, user_id: int) -> tuple[list[bytes], list[bytes]]:
+    """What the member's personal data is in the files: their keys (member_keys) and the fields
+    sealed under them (their cases' question and birth data, their notes, their profile), read by
+    a connection of the test's own."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        keys = conn.execute("SELECT case_key, birth_key FROM member_keys WHERE user_id = ?", (user_id,)).fetchall()
+        sealed = conn.execute(
+            "SELECT question_sealed FROM cases WHERE author_id = ?1 UNION ALL SELECT birth_sealed FROM cases "
+            "WHERE author_id = ?1 UNION ALL SELECT body_sealed FROM case_notes WHERE author_id = ?1 "
+            "UNION ALL SELECT sealed FROM profiles WHERE user_id = ?1", (user_id,)).fetchall()
+    return ([bytes(key) for row in keys for key in row if key is not None],
+            [bytes(value) for (value,) in sealed if value is not None])
+
+
 async def test_no_sql_runs_on_the_event_loops_thread(store: Store, connections: list[Any]) -> None:
     """The file is touched by the driver's threads only: a stalled disk cannot freeze the loop."""
-    cases = await asyncio.gather(*(store.add_case(draft(author=n)) for n in range(20)))
+    cases = await asyncio.gather(*(store.add_case(draft(author=n)) for n in range(20)))  # each with its key
     await store.set_profile(Profile(3, 1990, "男"))
     assert [await store.case(c.id) for c in cases] == cases
     await store.delete_user_cases(3)
     ran = [step for _, steps in connections for step in steps]
     assert threading.current_thread().name not in {name for name, _ in ran}
-    # opened on a thread of asyncio's own; then the cases written by the writer, read by a reader
-    inserts = {name for name, statement in ran if statement.startswith("INSERT INTO cases")}
-    reads = {name for name, statement in ran if statement.startswith("SELECT") and "FROM cases" in statement and "WHERE id = ?" in statement}
-    assert inserts and all(name.startswith("liuren-db-writer") for name in inserts), inserts
-    assert reads and all(name.startswith("liuren-db-reader") for name in reads), reads
+    # opened on a thread of asyncio's own; then the cases and the members' keys written by the writer,
+    # read by a reader (the trace shows each statement with its values in place of the ?s)
+    def threads(*starts: str) -> set[str]:
+        return {name for name, statement in ran if statement.startswith(starts)}
+
+    for written in (threads("INSERT INTO cases"), threads("INSERT INTO member_keys", "UPDATE member_keys")):
+        assert written and all(name.startswith("liuren-db-writer") for name in written), written
+    for read in (threads(sql.CASE.removesuffix("?")), threads(sql.MEMBER_KEYS.split(" WHERE ")[0])):
+        assert read and all(name.startswith("liuren-db-reader") for name in read), read
 
 
 async def test_every_commit_waits_for_the_disk_the_cases_too(store: Store, connections: list[Any]) -> None:
@@ -235,6 +253,8 @@ async def test_a_marker_not_left_in_time_fails_no_write_and_is_left_later(
 
 
 async def test_deleting_a_profile_and_the_cases_leaves_no_byte_of_them_in_the_files(tmp_path: Path) -> None:
+    """The plain text is never in the files (sealed); the member's keys and what they sealed are,
+    until the deletion, and then not a byte of them: secure_delete and the WAL's checkpoint."""
     path = tmp_path / "liuren.sqlite3"
     store = await open_store(path)
     try:
@@ -245,14 +265,21 @@ async def test_deleting_a_profile_and_the_cases_leaves_no_byte_of_them_in_the_fi
         await store.add_note(theirs.id, 7, NOTE + " on theirs", 2)
         for n in range(50):  # more casts after them, as a running bot makes
             await store.add_case(draft(author=100 + n, question=f"unrelated {n}"))
+        plain = (SECRET.encode(), NOTE.encode(), ZONE.encode(), "女".encode())
+        keys, sealed = sealed_of(path, 7)
+        their_keys, _ = sealed_of(path, 8)
+        assert (len(keys), len(sealed), len(their_keys)) == (2, 3 * 2 + 2 + 1, 1)
         before = stored_files(path)
-        assert all(marker in before for marker in (SECRET.encode(), NOTE.encode(), ZONE.encode(), "女".encode()))
+        assert all(found in before for found in (*keys, *sealed))
+        assert not any(marker in before for marker in plain)
         assert await store.delete_profile(7)
         assert await store.delete_user_cases(7) == 3
         after = stored_files(path)
-        for marker in (SECRET.encode(), NOTE.encode(), ZONE.encode(), "女".encode()):
-            assert marker not in after, marker
-        assert b"their own question" in after  # what was not deleted is kept
+        for gone in (*keys, *sealed, *plain):
+            assert gone not in after, gone
+        assert sealed_of(path, 7) == ([], [])
+        assert all(key in after for key in their_keys)  # what was not deleted is kept
+        assert await store.case(theirs.id) == theirs
         assert Path(f"{path}-wal").stat().st_size == 0
         for n in range(20):  # and the bot goes on writing as before
             await store.add_case(draft(author=200 + n))
@@ -294,18 +321,19 @@ async def test_a_checkpoint_another_programs_read_holds_back_is_done_after_a_lat
     store = await open_store(path)
     try:
         case = await store.add_case(draft(question=SECRET))
+        _, [sealed] = sealed_of(path, case.author_id)
         reader = sqlite3.connect(path, isolation_level=None)
         reader.execute("BEGIN")
         assert reader.execute("SELECT count(*) FROM cases").fetchone() == (1,)  # a snapshot held
         started = time.monotonic()
         assert await store.delete_case(case.id)
         assert time.monotonic() - started < 1.0
-        assert SECRET.encode() in Path(f"{path}-wal").read_bytes()  # the old pages, kept for that read
+        assert sealed in Path(f"{path}-wal").read_bytes()  # the old pages, kept for that read
         reader.execute("COMMIT")
         reader.close()
         await store.add_case(draft(author=8))
         assert Path(f"{path}-wal").stat().st_size == 0
-        assert SECRET.encode() not in stored_files(path)
+        assert not any(gone in stored_files(path) for gone in (sealed, SECRET.encode()))
     finally:
         await store.close()
 

@@ -5,9 +5,11 @@ member's cases or profile deletes the key, and what it sealed reads as gone."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +113,20 @@ async def test_a_deleted_key_leaves_what_it_sealed_unreadable(store_location: st
     finally:
         await store.close()
     assert unseal(new_key(), seal_text(new_key(), "x", "q:A"), "q:A") is None  # another key opens nothing
+
+
+async def test_a_members_first_casts_at_once_are_each_read_back_under_the_one_key_kept(store_location: str) -> None:
+    """Each of a new member's first casts makes a key, stored in the case's own transaction; one key
+    is kept, and a case sealed under a key that lost is sealed again under the kept one."""
+    from tests.test_store_casebook import draft
+
+    store = await open_store(store_location)
+    try:
+        asked = [f"first question {n}" for n in range(4)]
+        cases = await asyncio.gather(*(store.add_case(replace(draft(author=9, question=question), birth_year=1970,
+                                                              sex="男")) for question in asked))
+        assert [(c.question, c.birth_year) for c in cases] == [(q, 1970) for q in asked]
+        assert [await store.case(c.id) for c in cases] == cases
+        assert len(await store.driver.fetch("SELECT case_key, birth_key FROM member_keys WHERE user_id = 9")) == 1
+    finally:
+        await store.close()

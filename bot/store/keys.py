@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from . import sql as q
-from .driver import Driver, Params
+from .driver import Driver, Params, Rows
 from .remembered import Readers
 from .sealing import new_key, seal_birth, seal_text
 from .values import StoreError
 
-__all__ = ["DROP_BIRTH_KEY", "DROP_CASE_KEY", "PRUNE_KEYS", "MemberKeys"]
+__all__ = ["DROP_BIRTH_KEY", "DROP_CASE_KEY", "PRUNE_KEYS", "MemberKeys", "Sealing"]
 
 log = logging.getLogger("bot")
 Keys = tuple[bytes | None, bytes | None]
@@ -72,6 +73,27 @@ REWRITE_PLAIN = ("SET statement_timeout = 0", "VACUUM FULL cases", "VACUUM FULL 
 SEAL_PAGE = 500  # plain rows sealed per transaction
 
 
+@dataclass(frozen=True, slots=True)
+class Sealing:
+    """The keys a write seals with: those already stored, and those made for it, which ``steps``
+    store in the write's own transaction (one commit for the key and the row it seals, not two)."""
+
+    case_key: bytes | None
+    birth_key: bytes | None
+    steps: tuple[tuple[str, Params], ...] = ()  # SET_CASE_KEY / SET_BIRTH_KEY, one per key made
+
+    def stored(self, returned: Sequence[Rows]) -> Sealing:
+        """The keys as ``steps`` left them stored (each step's returned row): another write's key
+        where that write stored one first, so what this write sealed must be sealed again."""
+        case_key, birth_key = self.case_key, self.birth_key
+        for (statement, _), rows in zip(self.steps, returned, strict=True):
+            if statement == SET_CASE_KEY:
+                case_key = _bytes(rows[0][0])
+            else:
+                birth_key = _bytes(rows[0][0])
+        return Sealing(case_key, birth_key)
+
+
 class MemberKeys:
     """The keys of the store's members (never kept in memory: a key deleted by another process is
     not used again)."""
@@ -84,15 +106,25 @@ class MemberKeys:
     async def of(self, user_id: int, *, case: bool = False, birth: bool = False) -> Keys:
         """The member's casebook and birth keys, each made when asked for and missing (None: not
         asked for and not made). Read with the other reads of the moment."""
+        sealing = await self.for_write(user_id, case=case, birth=birth)
+        if sealing.steps:  # made: stored now, in a transaction of its own
+            sealing = sealing.stored([await self._driver.fetch(s, p) for s, p in sealing.steps])
+        return sealing.case_key, sealing.birth_key
+
+    async def for_write(self, user_id: int, *, case: bool = False, birth: bool = False) -> Sealing:
+        """As ``of``, but a missing key is made here and stored by the write it seals (``Sealing``)."""
         if not case and not birth:
-            return None, None
+            return Sealing(None, None)
         row = await self._readers.row(q.MEMBER_KEYS, user_id)
         case_key, birth_key = (None, None) if row is None else (_bytes(row[1]), _bytes(row[2]))
+        steps: list[tuple[str, Params]] = []
         if case and case_key is None:
-            case_key = _bytes((await self._driver.fetch(SET_CASE_KEY, (user_id, new_key())))[0][0])
+            case_key = new_key()
+            steps.append((SET_CASE_KEY, (user_id, case_key)))
         if birth and birth_key is None:
-            birth_key = _bytes((await self._driver.fetch(SET_BIRTH_KEY, (user_id, new_key())))[0][0])
-        return case_key, birth_key
+            birth_key = new_key()
+            steps.append((SET_BIRTH_KEY, (user_id, birth_key)))
+        return Sealing(case_key, birth_key, tuple(steps))
 
     async def rewrite(self) -> None:
         """PostgreSQL: the key table rewritten (``REWRITE_KEYS``), so a deleted key leaves its files.

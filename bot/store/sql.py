@@ -241,6 +241,8 @@ def insert_cases(count: int) -> str:
     return INSERT_CASE.replace(_CASE_ROW, ", ".join([_CASE_ROW] * count), 1)
 
 
+# A case sealed again under its author's key when another write stored that key first.
+RESEAL_CASE = "UPDATE cases SET question_sealed = ?, birth_sealed = ? WHERE id = ?"
 CASE = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE id = ?"
 BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
 DELETE_CASE_NOTES = "DELETE FROM case_notes WHERE case_id = ?"

@@ -12,6 +12,7 @@ case, or of every row of a user).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -84,16 +85,26 @@ class Store(Quizzes):
         return await self._member_keys.seal_old_rows()
 
     async def _insert_together(self, steps: Sequence[tuple[str, Params]]) -> list[Rows]:
-        """The cases written together (each step an ``INSERT_CASE``) in a few statements of many rows
-        (``sql.pieces``), one transaction; each step's rows are its case's (id, seq), or none when its id
-        was taken (before, or by an earlier step)."""
-        params = [step[1] for step in steps]
-        statements = [(q.insert_cases(len(part)), tuple(chain.from_iterable(part))) for part in q.pieces(params)]
+        """The cases written together (the ``INSERT_CASE`` steps) in a few statements of many rows
+        (``sql.pieces``), after the keys made for them (the other steps, run as they are), in one
+        transaction; each case step's rows are its case's (id, seq), or none when its id was taken
+        (before, or by an earlier step); each other step's, its own."""
+        cases = [n for n, (statement, _) in enumerate(steps) if statement == q.INSERT_CASE]
+        others = [n for n, (statement, _) in enumerate(steps) if statement != q.INSERT_CASE]
+        params = [steps[n][1] for n in cases]
+        statements = [steps[n] for n in others]
+        statements += [(q.insert_cases(len(part)), tuple(chain.from_iterable(part))) for part in q.pieces(params)]
         # Flushed: the id a /cast shows is on the disk (PostgreSQL's synchronous commit), so no crash of
         # the server or the machine takes it back; the batch makes one commit's wait serve every cast in it.
         written = await self.driver.fetch_batch(statements)
-        stored = {str(row[0]): row for rows in written for row in rows}
-        return [[row] if (row := stored.pop(str(p[0]), None)) is not None else [] for p in params]
+        results: list[Rows] = [[] for _ in steps]
+        for n, rows in zip(others, written[:len(others)], strict=True):
+            results[n] = rows
+        stored = {str(row[0]): row for rows in written[len(others):] for row in rows}
+        for n, p in zip(cases, params, strict=True):
+            row = stored.pop(str(p[0]), None)
+            results[n] = [] if row is None else [row]
+        return results
 
     # -- server settings (one row per server) ---------------------------------------------------
 
@@ -216,17 +227,21 @@ class Store(Quizzes):
         """Record a cast under a new random id (a clash is retried); returns it once stored (committed,
         maybe in one transaction with other casts made at the same time)."""
         storable(new.question)
-        case_key, birth_key = await self._member_keys.of(new.author_id, case=new.question is not None,
-                                               birth=new.birth_year is not None or new.sex is not None)
+        # A key the member has not yet is made here and stored in the case's transaction: one commit.
+        sealing = await self._member_keys.for_write(new.author_id, case=new.question is not None,
+                                                    birth=new.birth_year is not None or new.sex is not None)
         for _ in range(ID_TRIES):
             case_id = new_case_id()
-            sealed = (None if case_key is None else seal_text(case_key, new.question, f"q:{case_id}"),
-                      None if birth_key is None else seal_birth(birth_key, new.birth_year, new.sex, f"b:{case_id}"))
-            rows = await self._cases.fetch(q.INSERT_CASE, case_params(case_id, new, sealed))
+            steps = (*sealing.steps, (q.INSERT_CASE, case_params(case_id, new, _sealed(sealing, case_id, new))))
+            *returned, rows = await _all([self._cases.submit(statement, params) for statement, params in steps])
+            stored = sealing.stored(returned)
+            if rows and stored != replace(sealing, steps=()):  # another write stored the member's key first
+                await self.driver.execute(q.RESEAL_CASE, (*_sealed(stored, case_id, new), case_id))
             if rows:
                 # An emptied or vanished SQLite file is then refused, not silently replaced.
                 await self.driver.note_used()
                 return case_stored(case_id, int(rows[0][1]), new)
+            sealing = stored
         raise RuntimeError("no free case id after several tries")
 
     async def case(self, case_id: str) -> Case | None:
@@ -329,3 +344,20 @@ class Store(Quizzes):
         `before`, newest first (a keyset page; index cases_guild)."""
         params = (guild_id, viewer_id, *channel_ids, before, limit)
         return tuple(case_of(r) for r in await self.driver.fetch(q.others_before(len(channel_ids)), params))
+
+
+def _sealed(sealing: keys.Sealing, case_id: str, new: NewCase) -> tuple[bytes | None, bytes | None]:
+    """The case's question and birth data sealed under the keys of ``sealing`` (None: no such data)."""
+    return (None if sealing.case_key is None else seal_text(sealing.case_key, new.question, f"q:{case_id}"),
+            None if sealing.birth_key is None else seal_birth(sealing.birth_key, new.birth_year, new.sex,
+                                                              f"b:{case_id}"))
+
+
+async def _all(writes: Sequence[asyncio.Future[Rows]]) -> list[Rows]:
+    """The rows of writes submitted to one batch (they commit or fail together): the first error
+    raised, every other one retrieved."""
+    done = await asyncio.gather(*writes, return_exceptions=True)
+    for result in done:
+        if isinstance(result, BaseException):
+            raise result
+    return [result for result in done if not isinstance(result, BaseException)]
