@@ -80,8 +80,9 @@ class Driver(Protocol):
         each to exactly one caller, earliest first (the one dialect-specific operation)."""
         ...
 
-    async def note_used(self) -> None:
-        """The database now holds rows worth keeping (SQLite leaves a marker beside its file)."""
+    async def note_used(self, kind: str | None = None) -> None:
+        """The database now holds rows worth keeping, of `kind` ("cases", "schedules"; None: look at
+        every kind), so SQLite leaves a marker beside its file."""
         ...
 
     async def close(self) -> None:

@@ -276,7 +276,7 @@ class PostgresDriver:
         return tuple(Claimed(q.row_of(r[:-1]), token, bool(r[-1]))
                      for r in sorted(rows, key=lambda r: (r[10] or 0, r[0])))
 
-    async def note_used(self) -> None:
+    async def note_used(self, kind: str | None = None) -> None:
         """Nothing to mark: a server keeps its own data."""
 
     async def close(self) -> None:

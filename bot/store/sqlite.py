@@ -205,11 +205,11 @@ class SqliteDriver:
         self._open()
         return await self._writer.run(lambda conn, call: work(conn))
 
-    async def note_used(self) -> None:
+    async def note_used(self, kind: str | None = None) -> None:
         """Leave the marker, saying what the file holds (cases, schedules), once it holds either (so
         an emptied file is noticed); a database not answering now leaves it for a later call, never
-        fails the write. Once the marker names both, nothing is looked at again."""
-        if self._location.is_memory or self._held.issuperset(HELD_KINDS):
+        fails the write. A `kind` the marker names already is not looked at again (every /cast)."""
+        if self._location.is_memory or self._held.issuperset(HELD_KINDS) or kind in self._held:
             return
         before = self._held
 

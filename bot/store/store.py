@@ -138,7 +138,7 @@ class Store(Quizzes):
         rows = await self.driver.fetch(
             q.PUT_SCHEDULE, (guild_id, channel_id, post_time, timezone, locale, stamp, due_at, q.iso(due_day))
         )
-        await self.driver.note_used()
+        await self.driver.note_used("schedules")
         return int(rows[0][0])
 
     async def schedules(self, guild_id: int | None = None) -> tuple[ScheduleRow, ...]:
@@ -239,7 +239,7 @@ class Store(Quizzes):
                 await self.driver.execute(q.RESEAL_CASE, (*_sealed(stored, case_id, new), case_id))
             if rows:
                 # An emptied or vanished SQLite file is then refused, not silently replaced.
-                await self.driver.note_used()
+                await self.driver.note_used("cases")
                 return case_stored(case_id, int(rows[0][1]), new)
             sealing = stored
         raise RuntimeError("no free case id after several tries")
