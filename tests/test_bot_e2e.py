@@ -23,6 +23,7 @@ from bot.core.logs import REDACTED, RedactSecrets, install_redaction
 from bot.core.sync import sync_state_path
 from bot.reply.limits import group_messages
 from bot.store import GuildOptions
+from engine import calendar
 from engine.symbols import PILLARS
 from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
 from tests.conftest import StartBot
@@ -194,7 +195,7 @@ async def test_cast_a_date_in_a_given_zone(standin: DiscordStandIn, start_bot: S
 
 async def test_cast_without_tz_uses_the_server_default(standin: DiscordStandIn, start_bot: StartBot) -> None:
     bot = await start_bot(clock=clock)
-    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone="Europe/Paris"))
+    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone=calendar.zone("Europe/Paris")))
     callback = await standin.slash("cast", {})
     description = callback.embeds[0]["description"]
     assert "Europe/Paris" in description
