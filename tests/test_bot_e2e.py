@@ -204,6 +204,19 @@ async def test_cast_without_tz_uses_the_server_default(standin: DiscordStandIn, 
     assert callback.embeds[0]["title"].startswith(expected.transmissions.name)
 
 
+async def test_a_server_zone_the_zone_data_no_longer_knows_is_refused_by_name(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    bot = await start_bot(clock=clock)
+    guild = standin.guilds[0].id
+    await bot.store.set_guild_options(guild, GuildOptions(timezone=calendar.zone("Europe/Paris")))
+    # as a zone name dropped by a later tzdata would be read
+    await bot.store.driver.execute("UPDATE guild_options SET timezone = ? WHERE guild_id = ?", ("Mars/Base", guild))
+    callback = await standin.slash("cast", {}, locale="en-US")
+    assert callback.ephemeral and not callback.embeds
+    assert callback.data["content"] == i18n.text("error.zone", "en", zone="Mars/Base")
+
+
 async def test_cast_in_a_dm_uses_liuren_tz(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

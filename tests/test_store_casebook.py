@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store, open_store, values
+from bot.store import Bad, Store, open_store, values
 from bot.store.forms import school_from_json, school_json
 from bot.store.values import (
     CASE_ID_ALPHABET,
@@ -177,6 +177,30 @@ async def test_guild_options_round_trip(store: Store) -> None:
     await store.set_guild_options(1, replace(options, language=None, image=True))
     assert await store.guild_options(1) == replace(options, language=None, image=True)
     assert await store.guild_options(2) == GuildOptions()
+
+
+async def test_stored_values_that_no_longer_decode_are_kept_as_bad_not_dropped(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    saved = await store.add_case(draft())
+    assert saved.instant == datetime(2026, 11, 29, 5, tzinfo=UTC) and saved.zone is calendar.zone("Asia/Tokyo")
+    await store.driver.execute("UPDATE cases SET instant = ?, zone = ?, school = ? WHERE id = ?",
+                               ("yesterday", "Mars/Base", "{not json", saved.id))
+    read = await store.case(saved.id)
+    assert read is not None and read.question == saved.question  # the rest of the row as stored
+    assert isinstance(read.instant, Bad) and read.instant.text == "yesterday"
+    assert isinstance(read.zone, Bad) and read.zone.text == "Mars/Base" and "Mars/Base" in read.zone.why
+    assert isinstance(read.school, Bad) and read.school.text == "{not json"
+    await store.set_guild_options(3, GuildOptions(school=School(noble_table="甲羊"), language="en",
+                                                  timezone=calendar.zone("Europe/Paris")))
+    # written behind the store's back (nothing has read the row since it was set)
+    await store.driver.execute("UPDATE guild_options SET school = ?, language = ?, timezone = ? WHERE guild_id = ?",
+                               ("[1]", "tlh", "Atlantis/Capital", 3))
+    with caplog.at_level("WARNING", logger="bot"):
+        options = await store.guild_options(3)
+    assert options.school is None and options.language is None  # read as not set, and said so
+    assert isinstance(options.timezone, Bad) and options.timezone.text == "Atlantis/Capital"
+    assert "server 3" in caplog.text and "[1]" in caplog.text and "tlh" in caplog.text
 
 
 async def test_profile_and_deleting_every_row_of_a_user(store: Store) -> None:
