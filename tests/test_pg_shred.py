@@ -61,7 +61,7 @@ async def test_deleted_profile_and_cases_leave_no_trace_in_postgres_files(postgr
     schema = schema_of(postgres_url)
     store = await open_store(postgres_url)
     try:
-        await store.set_profile(Profile(7, 1987, SEX, ZONE))
+        await store.set_profile(Profile(7, 1987, SEX, calendar.zone(ZONE)))
         mine = await store.add_case(cast(7, QUESTION, (1987, SEX)))
         await store.add_note(mine.id, 7, NOTE, 1_800_000_100)
         # Other members' rows on the same pages: a plain VACUUM keeps those pages, free space and all.
