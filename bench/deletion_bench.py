@@ -21,13 +21,16 @@ import statistics
 import sys
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+
+from engine import calendar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg
 
-from bot.store import NewCase, Profile, open_store, school_json
+from bot.store import NewCase, Profile, open_store
 from bot.store.keys import REWRITE_KEYS
 from engine.school import School
 from testkit.pg_schemas import fresh_schema, schema_url
@@ -37,8 +40,8 @@ IN_FLIGHT = 256
 
 def _case() -> NewCase:
     return NewCase(
-        guild_id=100, channel_id=200, author_id=0, private=False, instant="2026-11-29T05:00:00+00:00",
-        zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()),
+        guild_id=100, channel_id=200, author_id=0, private=False, instant=datetime(2026, 11, 29, 5, tzinfo=UTC),
+        zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(),
         question="移転の吉凶を問う。", birth_year=1987, sex="男", created_at=1_800_000_000,
     )
 
@@ -48,7 +51,8 @@ async def run(url: str, cases: int, members: int, deletions: int) -> None:
     try:
         started = time.perf_counter()
         for member in range(members):
-            await store.set_profile(Profile(member, 1980 + member % 30, "男女"[member % 2], "Asia/Tokyo"))
+            await store.set_profile(Profile(member, 1980 + member % 30, "男女"[member % 2],
+                                            calendar.zone("Asia/Tokyo")))
         base = _case()
         for at in range(0, cases, IN_FLIGHT):
             await asyncio.gather(*(store.add_case(replace(base, author_id=n % members, question=f"問 {n}"))

@@ -43,6 +43,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from engine.school import School
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
@@ -64,8 +66,8 @@ READER = Reader("ja", GuildOptions(), None, True, ZONE, "bot")
 
 def _case(moment: datetime) -> Case:
     return Case(seq=1, id="AB12CD", guild_id=1, channel_id=2, author_id=3, private=False,
-                instant=moment.astimezone(UTC).isoformat(), zone=ZONE.key, day=None, yuejiang=None, hour=None,
-                school="{}", question=None, birth_year=None, sex=None, created_at=0)
+                instant=moment, zone=ZONE, day=None, yuejiang=None, hour=None,
+                school=School(), question=None, birth_year=None, sex=None, created_at=0)
 
 
 def ours(when: str, picture: bool) -> dict[str, Any]:

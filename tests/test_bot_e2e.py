@@ -23,6 +23,7 @@ from bot.core.logs import REDACTED, RedactSecrets, install_redaction
 from bot.core.sync import sync_state_path
 from bot.reply.limits import group_messages
 from bot.store import GuildOptions
+from engine import calendar
 from engine.symbols import PILLARS
 from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
 from tests.conftest import StartBot
@@ -194,13 +195,26 @@ async def test_cast_a_date_in_a_given_zone(standin: DiscordStandIn, start_bot: S
 
 async def test_cast_without_tz_uses_the_server_default(standin: DiscordStandIn, start_bot: StartBot) -> None:
     bot = await start_bot(clock=clock)
-    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone="Europe/Paris"))
+    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone=calendar.zone("Europe/Paris")))
     callback = await standin.slash("cast", {})
     description = callback.embeds[0]["description"]
     assert "Europe/Paris" in description
     assert i18n.text("embed.zone.server", "ja") in description
     expected = engine.cast(NOW, "Europe/Paris")
     assert callback.embeds[0]["title"].startswith(expected.transmissions.name)
+
+
+async def test_a_server_zone_the_zone_data_no_longer_knows_is_refused_by_name(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    bot = await start_bot(clock=clock)
+    guild = standin.guilds[0].id
+    await bot.store.set_guild_options(guild, GuildOptions(timezone=calendar.zone("Europe/Paris")))
+    # as a zone name dropped by a later tzdata would be read
+    await bot.store.driver.execute("UPDATE guild_options SET timezone = ? WHERE guild_id = ?", ("Mars/Base", guild))
+    callback = await standin.slash("cast", {}, locale="en-US")
+    assert callback.ephemeral and not callback.embeds
+    assert callback.data["content"] == i18n.text("error.zone", "en", zone="Mars/Base")
 
 
 async def test_cast_in_a_dm_uses_liuren_tz(

@@ -23,7 +23,8 @@ from bot.core.options import MATTER_CHOICES
 from bot.daily.compose import compose
 from bot.reply.chart import chart_reply
 from bot.reply.limits import EMBED_TOTAL_MAX, group_messages
-from bot.store import GuildOptions, NewCase, open_store, school_json
+from bot.store import GuildOptions, NewCase, open_store
+from engine import calendar
 from engine.school import School
 from engine.symbols import BRANCHES, PILLARS
 from engine.terms import General
@@ -191,7 +192,7 @@ async def test_one_cast_one_options_read_one_zone_parse_with_a_question(
     standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bot = await start_bot(clock=clock)
-    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone="Asia/Tokyo"))
+    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(timezone=calendar.zone("Asia/Tokyo")))
     counts = Counts(monkeypatch)
     counts.store(bot.store)
     callback = await standin.slash("cast", {"question": WALLET})
@@ -234,7 +235,7 @@ async def test_the_store_keeps_a_cases_matter(backend: str, tmp_path: Path, requ
     store = await open_store(where)
     try:
         base = NewCase(guild_id=1, channel_id=2, author_id=3, private=False, instant=None, zone=None, day="辛巳",
-                       yuejiang="戌", hour="巳", school=school_json(School()), question=WALLET, birth_year=None,
+                       yuejiang="戌", hour="巳", school=School(), question=WALLET, birth_year=None,
                        sex=None, created_at=1)
         chosen = await store.add_case(replace(base, matter="lost"))
         recognised = await store.add_case(base)
@@ -295,7 +296,7 @@ async def test_every_chart_reply_names_the_servers_school_options(
 ) -> None:
     bot = await start_bot(clock=clock)
     school = School(noble_table="甲羊")
-    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(school=school_json(school)))
+    await bot.store.set_guild_options(standin.guilds[0].id, GuildOptions(school=school))
     line = school_line(school, "en")
     assert line is not None
     cast = await standin.slash("cast", {"question": WALLET, "image": False}, locale="en-US")

@@ -194,6 +194,22 @@ async def test_export_is_what_the_caller_may_see_as_json_and_csv(standin: Discor
     assert {r["id"] for r in table} == {mine, public}
 
 
+async def test_a_case_whose_stored_values_no_longer_decode_is_listed_and_exported_as_stored(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    bot = await start_bot(clock=clock)
+    ident = case_id(await standin.slash("cast", {"when": "now", "question": "Lost keys", "image": False}))
+    await bot.store.driver.execute("UPDATE cases SET zone = ?, school = ? WHERE id = ?",
+                                   ("Mars/Base", "{not json", ident))
+    listed = ephemeral_text(await standin.slash("history", {}, locale="en-US"))
+    assert ident in listed and "Mars/Base" in listed and "Lost keys" in listed
+    exported = await standin.slash("case export", {})
+    [followup] = await standin.followups(exported)
+    files = {f["filename"]: f["data"] for f in followup.body["_files"]}
+    [row] = json.loads(files["liuren-cases.json"])
+    assert row["id"] == ident and row["zone"] == "Mars/Base" and row["school"] == "{not json"
+
+
 # -- settings -------------------------------------------------------------------------------------
 
 

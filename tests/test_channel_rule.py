@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.core.words import text
-from bot.store import NewCase, open_store, school_json
+from bot.store import NewCase, open_store
+from engine import calendar
 from engine.school import School
 from testkit.discord_standin import (
     BOT_PERMISSIONS,
@@ -87,8 +88,8 @@ async def test_in_a_server_the_bot_is_not_in_only_the_channel_asked_in_is_known(
     store = await open_store(db_path)
     try:
         cast = [await store.add_case(NewCase(
-            guild_id=elsewhere, channel_id=channel, author_id=AUTHOR, private=False, instant=NOW.isoformat(),
-            zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()), question=None,
+            guild_id=elsewhere, channel_id=channel, author_id=AUTHOR, private=False, instant=NOW,
+            zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(), question=None,
             birth_year=None, sex=None, created_at=1_800_000_000)) for channel in (here, there)]
     finally:
         await store.close()

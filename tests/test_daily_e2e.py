@@ -18,6 +18,7 @@ import discord
 import pytest
 
 from bot.store import epoch, open_store
+from engine import calendar
 from testkit.daily_harness import (
     ATTEMPTS,
     BACKOFF,
@@ -376,7 +377,7 @@ async def test_show_off_now_and_server_zone(harness: Harness) -> None:
     assert zone.ephemeral and "Europe/Paris" in content(zone) and "default time zone" in content(zone)
     assert h.guild_zone(h.guild.id) == "Europe/Paris"
     assert h.bot is not None
-    assert (await h.bot.store.guild_options(h.guild.id)).timezone == "Europe/Paris"
+    assert (await h.bot.store.guild_options(h.guild.id)).timezone == calendar.zone("Europe/Paris")
 
     await h.slash("daily set", {"channel": first, "time": "07:15"})  # no tz: the server's zone
     await h.slash("daily set", {"channel": second, "time": "21:00", "tz": "Asia/Tokyo"})

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from bot.core.words import text
-from bot.store import NewCase, open_store, school_json
+from bot.store import NewCase, open_store
 from bot.store.sql import ADD_NOTE
+from engine import calendar
 from engine.school import School
 from testkit.discord_standin import DiscordStandIn, snowflake
 from tests.conftest import StartBot
@@ -45,8 +46,8 @@ async def casebook(db: Path, guild: int, channel: int, author: int) -> int:
     size = 0
     try:
         cases = await asyncio.gather(*(store.add_case(NewCase(
-            guild_id=guild, channel_id=channel, author_id=author, private=False, instant=NOW.isoformat(),
-            zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()),
+            guild_id=guild, channel_id=channel, author_id=author, private=False, instant=NOW,
+            zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(),
             question=prose(rng, 300), birth_year=None, sex=None, created_at=1_800_000_000 + n,
         )) for n in range(CASES)))
         notes: list[tuple[str, tuple[Any, ...]]] = []

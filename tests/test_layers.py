@@ -310,8 +310,8 @@ def test_each_store_operation_is_written_once() -> None:
 def test_one_definition_of_each_shared_helper_in_bot() -> None:
     """One text() and language_of() (bot/core/words.py, the only bot module reaching texts' own
     words), one school_json (the store's), no chart_name of the bot's own (texts.words.explain's)."""
-    homes = {"text": "bot/core/words.py", "language_of": "bot/core/words.py", "school_json": "bot/store/values.py",
-             "school_from_json": "bot/store/values.py", "gloss": "bot/core/words.py", "clip": "bot/core/user_text.py",
+    homes = {"text": "bot/core/words.py", "language_of": "bot/core/words.py", "school_json": "bot/store/forms.py",
+             "school_from_json": "bot/store/forms.py", "gloss": "bot/core/words.py", "clip": "bot/core/user_text.py",
              "parse_zone": "bot/core/zones.py", "chart_name": None}
     defined: dict[str, list[str]] = {name: [] for name in homes}
     for path in sorted((ROOT / "bot").rglob("*.py")):
@@ -324,6 +324,37 @@ def test_one_definition_of_each_shared_helper_in_bot() -> None:
                 assert not reached or where == "bot/core/words.py", f"{where} imports texts' {sorted(reached)}"
     for name, home in homes.items():
         assert defined[name] == ([home] if home else []), f"{name} defined in {defined[name]}"
+
+
+def test_stored_values_are_decoded_by_the_store_only() -> None:
+    """A case's, a server's and a profile's stored school, zone, instant and language are decoded
+    in bot/store's row decoders: no module above the store parses them again (a schedule's ``row``
+    is validated by bot.daily.schedule.plan_of)."""
+    parsers = {"school_from_json", "as_lang", "parse_zone", "zone", "fromisoformat", "loads"}
+    stored = {"instant", "zone", "timezone", "school", "language"}
+    found = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        where = str(path.relative_to(ROOT))
+        if where.startswith("bot/store/"):
+            continue
+        for node in ast.walk(parsed(path)):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name == "school_from_json" or (name in parsers and any(
+                isinstance(a, ast.Attribute) and a.attr in stored
+                and not (isinstance(a.value, ast.Name) and a.value.id == "row") for a in node.args
+            )):
+                found.append(f"{where}:{node.lineno} {name}")
+    assert not found, f"stored values parsed above the store: {found}"
+
+
+def test_the_stores_languages_are_the_texts_languages() -> None:
+    """The store declares the reply languages it keeps (it may not import the texts): the same four."""
+    from bot.store import LANGUAGES
+    from texts.words import LANGS
+
+    assert LANGUAGES == LANGS
 
 
 # The MCP SDK is the [mcp] extra: one module of the terminal apps imports it, and only the command

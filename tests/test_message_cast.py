@@ -70,7 +70,7 @@ async def test_a_message_from_yesterday_gets_yesterdays_chart_and_its_matter_pri
     case = await bot.store.case(ident)
     assert case is not None and case.private and case.author_id == standin.user_id
     assert case.question == WALLET and case.matter is None
-    assert case.instant is not None and datetime.fromisoformat(case.instant) == POSTED
+    assert case.instant is not None and case.instant == POSTED
     # Only the caller sees it, and is told how to share it.
     hint = await share_hint(standin, callback)
     assert hint["flags"] & 64 and ident in hint["content"]

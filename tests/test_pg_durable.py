@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 
-from bot.store import NewCase, open_store, school_json
+from bot.store import NewCase, open_store
+from engine import calendar
 from engine.school import School
 from testkit.pg_server import PrivateServer, private_server, unavailable
 
@@ -33,8 +35,8 @@ def server() -> Iterator[PrivateServer]:
 def cast(author: int, n: int) -> NewCase:
     # A question of some length: the WAL a crash can take back grows with what each commit writes.
     return NewCase(
-        guild_id=100, channel_id=200, author_id=author, private=False, instant="2026-11-29T05:00:00+00:00",
-        zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()),
+        guild_id=100, channel_id=200, author_id=author, private=False, instant=datetime(2026, 11, 29, 5, tzinfo=UTC),
+        zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(),
         question=f"question {n} of {author}: " + "移転の吉凶を問う。" * 30, birth_year=None, sex=None,
         created_at=1_800_000_000 + n,
     )

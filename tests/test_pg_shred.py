@@ -9,12 +9,14 @@ may read the server's data directory (``SHOW data_directory``, ``pg_relation_fil
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.store import NewCase, Profile, open_store, school_json
+from bot.store import NewCase, Profile, open_store
+from engine import calendar
 from engine.school import School
 
 QUESTION = "転職すべきか、秘密の相談 7f3a"
@@ -25,8 +27,8 @@ SEX = "女"
 
 def cast(author: int, question: str, birth: tuple[int, str] | None = None) -> NewCase:
     return NewCase(
-        guild_id=100, channel_id=200, author_id=author, private=False, instant="2026-11-29T05:00:00+00:00",
-        zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()), question=question,
+        guild_id=100, channel_id=200, author_id=author, private=False, instant=datetime(2026, 11, 29, 5, tzinfo=UTC),
+        zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(), question=question,
         birth_year=None if birth is None else birth[0], sex=None if birth is None else birth[1],
         created_at=1_800_000_000,
     )
@@ -59,14 +61,14 @@ async def test_deleted_profile_and_cases_leave_no_trace_in_postgres_files(postgr
     schema = schema_of(postgres_url)
     store = await open_store(postgres_url)
     try:
-        await store.set_profile(Profile(7, 1987, SEX, ZONE))
+        await store.set_profile(Profile(7, 1987, SEX, calendar.zone(ZONE)))
         mine = await store.add_case(cast(7, QUESTION, (1987, SEX)))
         await store.add_note(mine.id, 7, NOTE, 1_800_000_100)
         # Other members' rows on the same pages: a plain VACUUM keeps those pages, free space and all.
         others = [await store.add_case(cast(author, f"someone else's question {author}", (1990, "男")))
                   for author in range(20, 60)]
         for author in range(20, 60):
-            await store.set_profile(Profile(author, 1990, "男", "Asia/Tokyo"))
+            await store.set_profile(Profile(author, 1990, "男", calendar.zone("Asia/Tokyo")))
         keys: list[bytes] = []
         if postgres_admin.execute("SELECT to_regclass(%s)", (f"{schema}.member_keys",)).fetchone()[0] is not None:
             for row in postgres_admin.execute(
@@ -75,7 +77,8 @@ async def test_deleted_profile_and_cases_leave_no_trace_in_postgres_files(postgr
         assert await store.delete_profile(7)
         assert await store.delete_user_cases(7) == 1
         assert await store.profile(7) is None and await store.case(mine.id) is None
-        assert (await store.profile(20)) == Profile(20, 1990, "男", "Asia/Tokyo")  # the others' kept, readable
+        # the others' kept, readable
+        assert (await store.profile(20)) == Profile(20, 1990, "男", calendar.zone("Asia/Tokyo"))
     finally:
         await store.close()
     for table in ("cases", "case_notes", "profiles"):

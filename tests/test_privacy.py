@@ -35,6 +35,7 @@ from bot.store import NewCase, open_store, rows, school_json
 from bot.store import sql as q
 from bot.store.migrations import MIGRATIONS
 from bot.store.sql import ADD_NOTE
+from engine import calendar
 from engine.school import School
 from testkit.discord_standin import Callback, DiscordStandIn, GuildSpec, Recorded, snowflake
 from tests.conftest import StartBot
@@ -281,8 +282,8 @@ async def test_an_export_is_split_under_the_upload_limit_and_loses_no_case_or_no
         notes: list[tuple[str, tuple[Any, ...]]] = []
         for n in range(30):
             case = await store.add_case(NewCase(
-                guild_id=guild, channel_id=None, author_id=me, private=False, instant=NOW.isoformat(),
-                zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()),
+                guild_id=guild, channel_id=None, author_id=me, private=False, instant=NOW,
+                zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(),
                 question=f"question {n}", birth_year=1961, sex="女", created_at=1_800_000_000 + n,
             ))
             ids.append(case.id)
@@ -325,8 +326,8 @@ async def test_five_thousand_cases_export_in_one_zip_under_discords_limit(
         # transactions (bot.store.batch, 256 a commit), not 5,000 commits one after another.
         await asyncio.gather(*(store.add_case(NewCase(
             guild_id=standin.guilds[0].id, channel_id=1, author_id=standin.user_id, private=n % 3 == 0,
-            instant=NOW.isoformat(), zone="Asia/Tokyo", day=None, yuejiang=None, hour=None,
-            school=school_json(School()), question=f"{n}: " + "問" * 290, birth_year=1961, sex="女",
+            instant=NOW, zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None,
+            school=School(), question=f"{n}: " + "問" * 290, birth_year=1961, sex="女",
             created_at=1_800_000_000 + n,
         )) for n in range(5000)))
     finally:

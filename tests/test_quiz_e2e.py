@@ -261,7 +261,7 @@ async def test_a_quiz_overdue_at_start_ends_with_a_message(
 async def test_at_start_an_unposted_question_is_posted_and_a_broken_quiz_ends(
     standin: DiscordStandIn, start_bot: StartBot, clock: Clock, db_path: Path
 ) -> None:
-    from bot.store import open_store, school_json
+    from bot.store import open_store
     from testkit.discord_standin import ChannelSpec
 
     second = ChannelSpec(name="second")
@@ -272,10 +272,10 @@ async def test_at_start_an_unposted_question_is_posted_and_a_broken_quiz_ends(
     # As a crash would leave them: a quiz stored but its question never posted, and a quiz whose
     # round can no longer be made (a level this version does not know).
     store = await open_store(db_path)
-    good = await store.create_quiz(guild, first, ALICE, "en-US", "medium", 2, 7, school_json(DEFAULT_SCHOOL), 20,
+    good = await store.create_quiz(guild, first, ALICE, "en-US", "medium", 2, 7, DEFAULT_SCHOOL, 20,
                                    now + 20, now)
     broken = await store.create_quiz(guild, second.id, ALICE, "en-US", "legendary", 2, 7,
-                                     school_json(DEFAULT_SCHOOL), 20, now + 20, now)
+                                     DEFAULT_SCHOOL, 20, now + 20, now)
     await store.close()
     assert good is not None and broken is not None
 

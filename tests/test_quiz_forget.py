@@ -40,7 +40,7 @@ async def store(store_location: str) -> AsyncIterator[Store]:
 
 
 async def quiz_in(store: Store, guild: int, channel: int) -> QuizRow:
-    row = await store.create_quiz(guild, channel, ALICE, "en-US", "easy", 3, 42, "{}", 30, T0 + 30, T0)
+    row = await store.create_quiz(guild, channel, ALICE, "en-US", "easy", 3, 42, DEFAULT_SCHOOL, 30, T0 + 30, T0)
     assert row is not None
     return row
 
@@ -130,7 +130,7 @@ async def test_forgetting_mid_quiz_empties_the_scores_and_the_leaderboard(
     # otherwise try to go on with it): forgetting reaches it too.
     earlier = await open_store(db_path)
     at = epoch(START) - 3600
-    other = await earlier.create_quiz(OTHER_GUILD, 300, alice, "en-US", "easy", 1, 1, "{}", 30, at + 30, at)
+    other = await earlier.create_quiz(OTHER_GUILD, 300, alice, "en-US", "easy", 1, 1, DEFAULT_SCHOOL, 30, at + 30, at)
     assert other is not None
     assert await earlier.add_quiz_answer(QuizAnswer(other.id, 1, alice, 1, True, "元首", "51", at + 5))
     assert await earlier.end_quiz(other.id, "done", at + 30)

@@ -27,7 +27,8 @@ from bot.reply.chart import chart_reply
 from bot.reply.kept import remembered_reply
 from bot.reply.limits import EMBED_TOTAL_MAX
 from bot.store import Case, GuildOptions, Profile, Store, open_store
-from engine import cast
+from engine import calendar, cast
+from engine.school import School
 from engine.symbols import Branch
 from texts.memo import LRU
 from texts.picture import draw as picture
@@ -63,8 +64,8 @@ async def test_the_server_options_are_read_once_and_forgotten_when_written(store
 
 async def test_a_profile_is_remembered_and_forgotten_when_set_or_deleted(store: Store) -> None:
     assert await store.profile(9) is None
-    await store.set_profile(Profile(9, 1990, "男", "Europe/Paris"))
-    assert await store.profile(9) == Profile(9, 1990, "男", "Europe/Paris")
+    await store.set_profile(Profile(9, 1990, "男", calendar.zone("Europe/Paris")))
+    assert await store.profile(9) == Profile(9, 1990, "男", calendar.zone("Europe/Paris"))
     await store.set_profile(Profile(9, 1991, "女"))
     assert await store.profile(9) == Profile(9, 1991, "女")
     assert await store.delete_profile(9)
@@ -189,8 +190,8 @@ def test_casting_the_same_datetime_again_gives_its_chart_and_nothing_else_does()
 def test_a_case_reply_hands_out_its_embeds_lengths_after_the_case_id_is_stamped(question: str | None) -> None:
     chart = cast(datetime(2026, 11, 29, 13, 7, tzinfo=TOKYO))
     case = Case(seq=1, id="AB12CD", guild_id=1, channel_id=2, author_id=3, private=False,
-                instant=chart.moment.local.astimezone(UTC).isoformat() if chart.moment else None, zone=TOKYO.key,
-                day=None, yuejiang=None, hour=None, school="{}", question=question, birth_year=None, sex=None,
+                instant=chart.moment.local if chart.moment else None, zone=TOKYO,
+                day=None, yuejiang=None, hour=None, school=School(), question=question, birth_year=None, sex=None,
                 created_at=0)
     for _ in range(2):  # written, then kept
         _, reply = case_embeds(case, "en", chart=chart)

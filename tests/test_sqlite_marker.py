@@ -11,14 +11,17 @@ import pytest
 
 from bot.store import NewCase, Store, StoreError, open_store, sql
 from bot.store.sqlite_file import marker_path
+from engine import calendar
+from engine.school import School
 
 SINCE = datetime(2026, 5, 1, tzinfo=UTC)
 
 
 def case() -> NewCase:
-    return NewCase(guild_id=100, channel_id=200, author_id=7, private=False, instant="2026-11-29T05:00:00+00:00",
-                   zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school="{}", question=None,
-                   birth_year=None, sex=None, created_at=1_780_000_000)
+    return NewCase(guild_id=100, channel_id=200, author_id=7, private=False,
+                   instant=datetime(2026, 11, 29, 5, tzinfo=UTC), zone=calendar.zone("Asia/Tokyo"), day=None,
+                   yuejiang=None, hour=None, school=School(), question=None, birth_year=None, sex=None,
+                   created_at=1_780_000_000)
 
 
 async def schedule(store: Store) -> None:

@@ -14,9 +14,20 @@ from pathlib import Path
 import pytest
 
 from bot.daily.schedule import BadRow, Plan, plan_of
-from bot.store import GuildOptions, Location, Shards, Store, StoreError, default_location, epoch, open_store
+from bot.store import (
+    GuildOptions,
+    Location,
+    Shards,
+    Store,
+    StoreError,
+    default_location,
+    epoch,
+    open_store,
+    stored_text,
+)
 from bot.store.migrations import MIGRATIONS
 from bot.store.sqlite import SqliteDriver, connect, marker_path, migrate
+from engine import calendar
 
 SINCE = datetime(2026, 5, 1, 0, 0, tzinfo=UTC)
 T0 = datetime(2026, 5, 2, 0, 0, tzinfo=UTC)
@@ -43,14 +54,16 @@ async def put(store: Store, guild: int, channel: int, *, due: datetime | None = 
 
 
 async def zone_of(store: Store, guild: int) -> str | None:
-    """The server's zone (one of its settings)."""
-    return (await store.guild_options(guild)).timezone
+    """The server's zone's name (one of its settings)."""
+    zone = (await store.guild_options(guild)).timezone
+    return None if zone is None else stored_text(zone)
 
 
 async def set_zone(store: Store, guild: int, zone: str) -> None:
     """Change only the server's zone, keeping its other settings."""
     options = await store.guild_options(guild)
-    await store.set_guild_options(guild, GuildOptions(options.school, options.language, options.image, zone))
+    await store.set_guild_options(guild, GuildOptions(options.school, options.language, options.image,
+                                                      calendar.zone(zone)))
 
 
 # --- both backends: settings and schedules ---------------------------------------------

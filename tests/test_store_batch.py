@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Sequence
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import pytest
@@ -15,17 +16,19 @@ from bot.store import store as store_module
 from bot.store.batch import Batched
 from bot.store.driver import Params, Rows
 from bot.store.rows import case_params
-from bot.store.values import GuildOptions, NewCase, Profile, school_json
+from bot.store.values import GuildOptions, NewCase, Profile
+from engine import calendar
 from engine.school import School
 
 T = 1_800_000_000
+PARIS = calendar.zone("Europe/Paris")
 T_ = TypeVar("T_")
 
 
 def draft(author: int = 7, at: int = T, question: str | None = None) -> NewCase:
     return NewCase(
-        guild_id=100, channel_id=200, author_id=author, private=False, instant="2026-11-29T05:00:00+00:00",
-        zone="Asia/Tokyo", day=None, yuejiang=None, hour=None, school=school_json(School()), question=question,
+        guild_id=100, channel_id=200, author_id=author, private=False, instant=datetime(2026, 11, 29, 5, tzinfo=UTC),
+        zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(), question=question,
         birth_year=None, sex=None, created_at=at,
     )
 
@@ -74,13 +77,13 @@ async def test_casts_made_together_share_a_transaction_and_each_is_stored(store:
 
 
 async def test_options_and_profiles_not_remembered_are_read_together(store: Store) -> None:
-    await store.set_profile(Profile(3, 1990, "男", "Europe/Paris"))
+    await store.set_profile(Profile(3, 1990, "男", PARIS))
     await store.set_guild_options(11, GuildOptions(language="en"))
     statements: list[int] = []
     sizes = count_batches(store, atomic=False, statements=statements)
     profiles = await asyncio.gather(*(store.profile(u) for u in [*range(40), 3, 39]))
     options = await asyncio.gather(*(store.guild_options(g) for g in range(5, 15)))
-    assert profiles[3] == profiles[40] == Profile(3, 1990, "男", "Europe/Paris") and profiles.count(None) == 40
+    assert profiles[3] == profiles[40] == Profile(3, 1990, "男", PARIS) and profiles.count(None) == 40
     assert options[6] == GuildOptions(language="en") and options.count(GuildOptions()) == 9
     # each key read once, many to a statement: 40 profiles in two (32 + 8), 10 servers' options in two (8 + 2)
     assert sizes == [40, 10] and statements == [2, 2], (sizes, statements)
@@ -90,7 +93,7 @@ async def test_options_and_profiles_not_remembered_are_read_together(store: Stor
 async def test_a_reader_s_options_and_profile_come_in_one_trip(store: Store) -> None:
     """A /cast's reader (bot.core.reader.resolve): the server's options and the user's
     profile, neither remembered, in one trip to the database; then in none."""
-    await store.set_profile(Profile(3, 1990, "男", "Europe/Paris"))
+    await store.set_profile(Profile(3, 1990, "男", PARIS))
     await store.set_guild_options(11, GuildOptions(language="en"))
     trips: list[str] = []
     fetch, fetch_batch = store.driver.fetch, store.driver.fetch_batch
@@ -105,9 +108,9 @@ async def test_a_reader_s_options_and_profile_come_in_one_trip(store: Store) -> 
 
     setattr(store.driver, "fetch", one)  # noqa: B010 - count the trips
     setattr(store.driver, "fetch_batch", many)  # noqa: B010
-    assert await store.reader(11, 3) == (GuildOptions(language="en"), Profile(3, 1990, "男", "Europe/Paris"))
+    assert await store.reader(11, 3) == (GuildOptions(language="en"), Profile(3, 1990, "男", PARIS))
     assert trips == ["fetch_batch of 2"]
-    assert await store.reader(11, 3) == (GuildOptions(language="en"), Profile(3, 1990, "男", "Europe/Paris"))
+    assert await store.reader(11, 3) == (GuildOptions(language="en"), Profile(3, 1990, "男", PARIS))
     assert await store.reader(None, None) == (GuildOptions(), None)
     assert await store.reader(12, 4) == (GuildOptions(), None)
     assert trips == ["fetch_batch of 2", "fetch_batch of 2"]

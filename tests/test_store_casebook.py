@@ -12,12 +12,14 @@ import sys
 import warnings
 from collections.abc import AsyncIterator
 from dataclasses import fields, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.store import Store, open_store, values
+from bot.store import Bad, Store, open_store, values
+from bot.store.forms import school_from_json, school_json
 from bot.store.values import (
     CASE_ID_ALPHABET,
     GuildOptions,
@@ -25,9 +27,8 @@ from bot.store.values import (
     Profile,
     new_case_id,
     normalize_case_id,
-    school_from_json,
-    school_json,
 )
+from engine import calendar
 from engine.school import School
 
 T = 1_800_000_000
@@ -38,8 +39,9 @@ def draft(author: int = 7, guild: int | None = 100, *, private: bool = False, at
           question: str | None = "move?") -> NewCase:
     return NewCase(
         guild_id=guild, channel_id=None if guild is None else 200, author_id=author, private=private,
-        instant="2026-11-29T05:00:00+00:00", zone="Asia/Tokyo", day=None, yuejiang=None, hour=None,
-        school=school_json(School(fuyin_repeat_clash=True)), question=question, birth_year=None, sex=None,
+        instant=datetime(2026, 11, 29, 5, tzinfo=UTC), zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None,
+        hour=None,
+        school=School(fuyin_repeat_clash=True), question=question, birth_year=None, sex=None,
         created_at=at,
     )
 
@@ -103,7 +105,7 @@ async def test_a_case_is_kept_exactly_and_survives_a_reopen(store_location: str)
     saved = await store.add_case(draft())
     assert len(saved.id) == 6
     assert saved.author_id == 7 and saved.guild_id == 100 and saved.question == "move?"
-    assert school_from_json(saved.school).fuyin_repeat_clash
+    assert saved.school.fuyin_repeat_clash
     await store.close()
     reopened = await open_store(store_location)
     try:
@@ -169,7 +171,7 @@ async def test_deleting_a_case_takes_its_notes_and_nothing_else(store: Store) ->
 
 async def test_guild_options_round_trip(store: Store) -> None:
     assert await store.guild_options(1) == GuildOptions()
-    options = GuildOptions(school=school_json(School(noble_table="甲羊")), language="en", image=False)
+    options = GuildOptions(school=School(noble_table="甲羊"), language="en", image=False)
     await store.set_guild_options(1, options)
     assert await store.guild_options(1) == options
     await store.set_guild_options(1, replace(options, language=None, image=True))
@@ -177,11 +179,35 @@ async def test_guild_options_round_trip(store: Store) -> None:
     assert await store.guild_options(2) == GuildOptions()
 
 
+async def test_stored_values_that_no_longer_decode_are_kept_as_bad_not_dropped(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    saved = await store.add_case(draft())
+    assert saved.instant == datetime(2026, 11, 29, 5, tzinfo=UTC) and saved.zone is calendar.zone("Asia/Tokyo")
+    await store.driver.execute("UPDATE cases SET instant = ?, zone = ?, school = ? WHERE id = ?",
+                               ("yesterday", "Mars/Base", "{not json", saved.id))
+    read = await store.case(saved.id)
+    assert read is not None and read.question == saved.question  # the rest of the row as stored
+    assert isinstance(read.instant, Bad) and read.instant.text == "yesterday"
+    assert isinstance(read.zone, Bad) and read.zone.text == "Mars/Base" and "Mars/Base" in read.zone.why
+    assert isinstance(read.school, Bad) and read.school.text == "{not json"
+    await store.set_guild_options(3, GuildOptions(school=School(noble_table="甲羊"), language="en",
+                                                  timezone=calendar.zone("Europe/Paris")))
+    # written behind the store's back (nothing has read the row since it was set)
+    await store.driver.execute("UPDATE guild_options SET school = ?, language = ?, timezone = ? WHERE guild_id = ?",
+                               ("[1]", "tlh", "Atlantis/Capital", 3))
+    with caplog.at_level("WARNING", logger="bot"):
+        options = await store.guild_options(3)
+    assert options.school is None and options.language is None  # read as not set, and said so
+    assert isinstance(options.timezone, Bad) and options.timezone.text == "Atlantis/Capital"
+    assert "server 3" in caplog.text and "[1]" in caplog.text and "tlh" in caplog.text
+
+
 async def test_profile_and_deleting_every_row_of_a_user(store: Store) -> None:
     assert await store.profile(7) is None
     await store.set_profile(Profile(7, 1990, "男"))
-    await store.set_profile(Profile(7, 1991, "女", "Europe/London"))
-    assert await store.profile(7) == Profile(7, 1991, "女", "Europe/London")
+    await store.set_profile(Profile(7, 1991, "女", calendar.zone("Europe/London")))
+    assert await store.profile(7) == Profile(7, 1991, "女", calendar.zone("Europe/London"))
     mine = await store.add_case(draft())
     theirs = await store.add_case(draft(author=8))
     await store.add_note(mine.id, 8, "their note on my case", T)

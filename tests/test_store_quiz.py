@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.store import QuizAnswer, QuizRow, QuizScore, QuizTopicScore, Shards, Store, open_store
+from engine.school import School
 
 T0 = 1_800_000_000  # epoch seconds
 GUILD, OTHER_GUILD = 1 << 22, 2 << 22  # shards 1 and 2 of 4 (guild_id >> 22)
@@ -26,7 +27,7 @@ async def store(store_location: str) -> AsyncIterator[Store]:
 
 async def start(store: Store, *, guild: int = GUILD, channel: int = CHANNEL, level: str = "easy", count: int = 3,
                 deadline: int = T0 + 30, now: int = T0) -> QuizRow:
-    row = await store.create_quiz(guild, channel, ALICE, "en-US", level, count, 42, '{"noble_table": "甲牛"}', 30,
+    row = await store.create_quiz(guild, channel, ALICE, "en-US", level, count, 42, School(noble_table="甲牛"), 30,
                                   deadline, now)
     assert row is not None
     return row
@@ -41,7 +42,7 @@ async def test_create_and_read_a_quiz(store: Store) -> None:
     row = await start(store)
     assert (row.guild_id, row.channel_id, row.user_id, row.locale) == (GUILD, CHANNEL, ALICE, "en-US")
     assert (row.level, row.count, row.seed, row.seconds) == ("easy", 3, 42, 30)
-    assert row.school == '{"noble_table": "甲牛"}'
+    assert row.school == School(noble_table="甲牛")
     assert (row.question, row.deadline, row.message_id, row.status) == (1, T0 + 30, None, "running")
     assert (row.started_at, row.ended_at) == (T0, None)
     assert await store.quiz(row.id) == row
@@ -52,7 +53,7 @@ async def test_create_and_read_a_quiz(store: Store) -> None:
 
 async def test_one_running_quiz_per_channel(store: Store) -> None:
     first = await start(store)
-    assert await store.create_quiz(GUILD, CHANNEL, BOB, "ja", "hard", 5, 1, "{}", 20, T0 + 20, T0) is None
+    assert await store.create_quiz(GUILD, CHANNEL, BOB, "ja", "hard", 5, 1, School(), 20, T0 + 20, T0) is None
     second = await start(store, channel=SECOND_CHANNEL)  # another channel is free
     assert second.id != first.id
     assert await store.end_quiz(first.id, "stopped", T0 + 10)

@@ -18,6 +18,7 @@ import pytest
 from bot.store import Profile, open_store, school_json
 from bot.store.migrations import MIGRATIONS
 from bot.store.sealing import new_key, seal_text, unseal
+from engine import calendar
 from engine.school import School
 
 OLD = 9  # the schema version before sealing
@@ -81,7 +82,7 @@ async def test_old_plain_rows_are_sealed_at_the_first_start_and_read_back_the_sa
         case = await store.case("OLD001")
         assert case is not None and (case.question, case.birth_year, case.sex) == ("an old question", 1961, "女")
         assert [n.body for n in await store.case_notes(["OLD001"])] == ["an old note"]
-        assert await store.profile(7) == Profile(7, 1961, "女", "Asia/Seoul")
+        assert await store.profile(7) == Profile(7, 1961, "女", calendar.zone("Asia/Seoul"))
         assert await store.seal_plaintext() == 0  # once
     finally:
         await store.close()

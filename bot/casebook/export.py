@@ -25,9 +25,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import IO, Any
+from zoneinfo import ZoneInfo
 
 from bot.core.worker import off_loop
-from bot.store import Case, CaseNote
+from bot.store import Bad, Case, CaseNote, school_options, stored_text
 
 __all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Page", "Plan", "Walk", "part_files", "plan"]
 
@@ -59,14 +60,19 @@ class Plan:
         return len(self.sizes)
 
 
+def _stored(value: datetime | ZoneInfo | Bad | None) -> str | None:
+    return None if value is None else stored_text(value)
+
+
 def _row(case: Case, notes: Sequence[CaseNote], viewer: int) -> dict[str, Any]:
     own = case.author_id == viewer
     return {
         "id": case.id, "created_at": datetime.fromtimestamp(case.created_at, UTC).isoformat(),
         "guild_id": None if case.guild_id is None else str(case.guild_id),
         "channel_id": None if case.channel_id is None else str(case.channel_id),
-        "author_id": str(case.author_id), "private": case.private, "instant": case.instant, "zone": case.zone,
-        "day": case.day, "yuejiang": case.yuejiang, "hour": case.hour, "school": json.loads(case.school),
+        "author_id": str(case.author_id), "private": case.private, "instant": _stored(case.instant),
+        "zone": _stored(case.zone), "day": case.day, "yuejiang": case.yuejiang, "hour": case.hour,
+        "school": case.school.text if isinstance(case.school, Bad) else school_options(case.school),
         "question": case.question, "matter": case.matter,
         "birth_year": case.birth_year if own else None, "sex": case.sex if own else None,
         "notes": [{"author_id": str(n.author_id), "created_at": datetime.fromtimestamp(n.created_at, UTC).isoformat(),

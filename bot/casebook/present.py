@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo
 
 import discord
 
@@ -20,13 +21,13 @@ from bot.core.errors import ReplyError
 from bot.core.user_text import echo, escaped
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
-from bot.core.zones import parse_zone
 from bot.reply.chart import ChartReply
 from bot.reply.kept import remembered_reply
 from bot.reply.limits import EMBED_TOTAL_MAX
-from bot.store import Case, CaseNote, NewCase, Profile, normalize_case_id, school_from_json
+from bot.store import Bad, Case, CaseNote, NewCase, Profile, decoded, normalize_case_id, stored_text
 from engine import Chart
 from engine.facts import Facts
+from engine.school import School
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
 from texts.corpus.shown import unit_lines
@@ -56,6 +57,7 @@ __all__ = [
     "picture_for",
     "source_pages",
     "stamp",
+    "stored_inputs",
     "why_text",
 ]
 
@@ -66,11 +68,18 @@ Scope = Literal["mine", "server"]
 _DRAWING: dict[tuple[object, ...], asyncio.Future[Picture]] = {}  # the pictures being drawn, each awaited by its casts
 
 
+def stored_inputs(case: Case) -> tuple[datetime | None, ZoneInfo | None, School]:
+    """The case's instant, zone and school options, to cast or copy it; ValueError naming a stored
+    value that no longer decodes (the error handler reports it)."""
+    return (decoded(case.instant, f"case {case.id}'s instant"), decoded(case.zone, f"case {case.id}'s zone"),
+            decoded(case.school, f"case {case.id}'s school"))
+
+
 def chart_of(case: Case) -> Chart:
     """The case's chart, cast again from its stored inputs and stored school options."""
-    school = school_from_json(case.school)
-    if case.instant is not None and case.zone is not None:
-        return engine.cast(datetime.fromisoformat(case.instant), case.zone, school=school)
+    instant, zone, school = stored_inputs(case)
+    if instant is not None and zone is not None:
+        return engine.cast(instant, zone.key, school=school)
     if case.day is None or case.yuejiang is None or case.hour is None:
         raise ValueError(f"case {case.id} has neither an instant nor the classical inputs")
     return engine.cast_classical(case.day, case.yuejiang, case.hour, school=school)
@@ -150,9 +159,10 @@ def note_lines(notes: Sequence[CaseNote], lang: Lang) -> list[str]:
 
 
 def _case_line(case: Case, lang: Lang) -> str:
-    if case.instant is not None and case.zone is not None:
-        local = datetime.fromisoformat(case.instant).astimezone(parse_zone(case.zone))
-        what = f"{local:%Y-%m-%d %H:%M} {case.zone}"
+    if isinstance(case.instant, Bad) or isinstance(case.zone, Bad):  # listed as stored, not hidden
+        what = " ".join(echo(stored_text(v)) for v in (case.instant, case.zone) if v is not None)
+    elif case.instant is not None and case.zone is not None:
+        what = f"{case.instant.astimezone(case.zone):%Y-%m-%d %H:%M} {case.zone.key}"
     else:
         what = f"{case.day} {case.yuejiang} {case.hour}（{text('history.classical', lang)}）"
     private = f" 🔒{text('history.private', lang)}" if case.private else ""
@@ -235,16 +245,16 @@ def source_pages(chart: Chart, known: Facts | None, lang: Lang, *, question: str
 def neighbour(case: Case, step: int, author_id: int, guild_id: int | None, channel_id: int | None,
               profile: Profile | None, now: datetime) -> NewCase:
     """The same day's previous (-1) or next (+1) 時 of a case, as a new case of the presser."""
-    if case.instant is not None:
-        instant: str | None = (datetime.fromisoformat(case.instant) + timedelta(hours=2 * step)).isoformat()
+    instant, zone, school = stored_inputs(case)
+    if instant is not None:
+        instant += timedelta(hours=2 * step)
         hour = case.hour
     else:
-        instant = None
         current: Branch = parse_branch(case.hour or "子")
         hour = str(BRANCHES[(BRANCHES.index(current) + step) % 12])
     return NewCase(
         guild_id=guild_id, channel_id=channel_id, author_id=author_id, private=case.private,
-        instant=instant, zone=case.zone, day=case.day, yuejiang=case.yuejiang, hour=hour, school=case.school,
+        instant=instant, zone=zone, day=case.day, yuejiang=case.yuejiang, hour=hour, school=school,
         # The asker's question stays in the asker's cases; a neighbour someone else
         # casts from it does not copy it (so "delete my cases" leaves none of it behind).
         question=case.question if author_id == case.author_id else None, matter=case.matter,

@@ -1,8 +1,8 @@
 """Who is reading: the reader's language, the server's settings, their profile and the zone a cast
 is made in, with where the zone came from — resolved once per interaction.
 
-``resolve`` reads the server's settings row once and (when asked) the profile once, parses the
-zone once (for a cast: ``with_zone``), and keeps the result on the interaction
+``resolve`` reads the server's settings row once and (when asked) the profile once, both decoded by
+the store, chooses the zone (for a cast: ``with_zone``), and keeps the result on the interaction
 (``interaction.extras``), so a command, its buttons' error path and its helpers never read or
 parse them again.
 """
@@ -16,15 +16,14 @@ from zoneinfo import ZoneInfo
 
 import discord
 
-from bot.store import GuildOptions, Profile, school_from_json, school_json
+from bot.store import Bad, GuildOptions, Profile
 from engine.school import School
 from engine.terms import FIRST_YEAR, LAST_YEAR
 from texts.memo import LRU
 from texts.when import ACCEPTED_FORMS, WhenError, parse_when
 
 from .errors import ReplyError
-from .words import Lang, as_lang, language_of, text
-from .zones import parse_zone
+from .words import Lang, language_of, text
 
 if TYPE_CHECKING:
     from .host import LiurenBot
@@ -33,7 +32,6 @@ __all__ = ["Reader", "ZoneSource", "resolve", "when_error_text"]
 
 ZoneSource = Literal["given", "profile", "server", "bot"]
 _MOMENTS: LRU[tuple[str, str, date], datetime] = LRU(1024)  # moments read from text (≈ 0.3 KB each)
-_SCHOOLS: LRU[str | None, tuple[School, str]] = LRU(256)  # servers' school options, read and stored forms
 _KEY = "liuren.reader"
 
 
@@ -51,12 +49,7 @@ class Reader:
     @property
     def school(self) -> School:
         """The server's school options (the defaults outside a server)."""
-        return _school(self.options.school)[0]
-
-    @property
-    def school_text(self) -> str:
-        """``school`` as a case stores it (``bot.store.school_json``)."""
-        return _school(self.options.school)[1]
+        return self.options.chosen_school
 
     def zone_note(self) -> str:
         """Where the zone came from, in the reader's words (shown beside the zone)."""
@@ -91,15 +84,6 @@ class Reader:
         return moment
 
 
-def _school(stored: str | None) -> tuple[School, str]:
-    """The options a server stored, read once (every /cast reads and stores them)."""
-    found = _SCHOOLS.get(stored)
-    if found is None:
-        school = school_from_json(stored)
-        found = _SCHOOLS.put(stored, (school, school_json(school)))
-    return found
-
-
 def when_error_text(error: WhenError, locale: discord.Locale | str) -> str:
     """The reply to a moment that cannot be read: why, and every accepted form."""
     lang = language_of(locale)
@@ -123,8 +107,7 @@ async def resolve(bot: LiurenBot, interaction: discord.Interaction[Any], *, tz: 
         return found
     # One trip to the database for both, when neither is remembered
     options, profile = await bot.store.reader(interaction.guild_id, interaction.user.id if with_profile else None)
-    chosen = as_lang(options.language)
-    lang = chosen if chosen is not None else language_of(interaction.locale)
+    lang = options.language if options.language is not None else language_of(interaction.locale)
     if with_zone:
         zone, source = _zone(bot, tz, profile, options, lang)
         reader = Reader(lang, options, profile, with_profile, zone, source)
@@ -138,13 +121,12 @@ def _zone(bot: LiurenBot, tz: ZoneInfo | None, profile: Profile | None, options:
           lang: Lang) -> tuple[ZoneInfo, ZoneSource]:
     if tz is not None:
         return tz, "given"
-    stored: tuple[tuple[str | None, ZoneSource], ...] = (
+    stored: tuple[tuple[ZoneInfo | Bad | None, ZoneSource], ...] = (
         (profile.zone if profile else None, "profile"), (options.timezone, "server"),
     )
-    for name, source in stored:
-        if name:
-            try:
-                return parse_zone(name), source
-            except ValueError:  # a stored name this zone data no longer knows
-                raise ReplyError(text("error.zone", lang, zone=name[:40])) from None
+    for zone, source in stored:
+        if isinstance(zone, Bad):  # a stored name this zone data no longer knows
+            raise ReplyError(text("error.zone", lang, zone=zone.text[:40]))
+        if zone is not None:
+            return zone, source
     return bot.config.zone, "bot"

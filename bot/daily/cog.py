@@ -21,8 +21,7 @@ from bot.core.options import ChannelOption, ServerZoneOption, TimeOption, guild_
 from bot.core.reader import resolve
 from bot.core.user_text import clip
 from bot.core.words import Lang, ls, text
-from bot.core.zones import parse_zone
-from bot.store import ScheduleRow, epoch
+from bot.store import Bad, ScheduleRow, epoch, stored_text
 
 from .delivery import Delivery
 from .notice import forget_setter, remember_setter
@@ -128,13 +127,12 @@ class Daily(commands.Cog):
 
     async def _server_zone(self, guild_id: int, lang: Lang) -> ZoneInfo:
         """The server's zone (/settings timezone), validated when it was set; ReplyError when unset."""
-        name = (await self.bot.store.guild_options(guild_id)).timezone
-        if name is None:
+        zone = (await self.bot.store.guild_options(guild_id)).timezone
+        if zone is None:
             raise ReplyError(text("daily.no_zone", lang))
-        try:
-            return parse_zone(name)
-        except ValueError:
-            raise ReplyError(text("daily.bad_zone", lang, value=clip(name, 80))) from None
+        if isinstance(zone, Bad):  # a stored name this zone data no longer knows
+            raise ReplyError(text("daily.bad_zone", lang, value=clip(zone.text, 80)))
+        return zone
 
     @daily.command(name="show", description=ls("daily.show.description"))
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -146,7 +144,8 @@ class Daily(commands.Cog):
             await ack.send(interaction, text("daily.none", lang), ephemeral=True)
             return
         default = (await self.bot.store.guild_options(guild.id)).timezone
-        lines = [text("daily.show_head", lang, zone=default or text("daily.unset", lang))]
+        shown = text("daily.unset", lang) if default is None else stored_text(default)
+        lines = [text("daily.show_head", lang, zone=shown)]
         now = self.delivery.now()
         for row in rows:
             lines.extend(self._show_row(row, now, lang))

@@ -28,7 +28,7 @@ import discord
 from bot.core.config import DeliveryConfig
 from bot.core.worker import off_loop
 from bot.core.zones import zone_data_version
-from bot.store import Claimed, Shards, Store, epoch, school_from_json
+from bot.store import Claimed, Shards, Store, epoch
 
 from .compose import Post, compose, without_picture
 from .failures import Pace, describe, is_gone, is_transient, may_have_arrived
@@ -248,7 +248,7 @@ class Delivery:
         options = await self.store.guild_options(plan.guild_id)  # the one settings read per post
         locale = options.language or plan.locale
         return await off_loop(compose, at, plan.zone, locale, options.image is not False and self.can_attach(plan),
-                              school_from_json(options.school), self.site_url)
+                              options.chosen_school, self.site_url)
 
     def can_attach(self, plan: Plan) -> bool:
         """Whether the bot may upload the picture to the channel (as far as the gateway has told it)."""

@@ -27,7 +27,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.core.words import Lang, language_of, text, word
-from bot.store import QuizAnswer, QuizRow, Shards, Store, epoch, from_epoch, school_from_json, school_json
+from bot.store import Bad, QuizAnswer, QuizRow, Shards, Store, epoch, from_epoch
 from engine.school import DEFAULT_SCHOOL, School
 from texts.quiz import (
     Level,
@@ -67,11 +67,10 @@ class QuizConfig:
     max_sleep: float = 30.0  # the loop wakes at least this often (a clock jump is noticed)
 
 
-def _school_of(stored: str) -> School:
-    try:
-        return school_from_json(stored)
-    except (ValueError, TypeError) as error:
-        raise BrokenRound(f"unreadable school {stored!r}: {error}") from None
+def _school_of(stored: School | Bad) -> School:
+    if isinstance(stored, Bad):
+        raise BrokenRound(f"unreadable school {stored.text!r}: {stored.why}")
+    return stored
 
 
 def _clip(value: str, limit: int = DESCRIPTION_MAX) -> str:
@@ -192,7 +191,7 @@ class QuizService:
             raise EmptyRound(level.value)
         now = epoch(self.now())
         row = await self.store.create_quiz(
-            guild_id, channel_id, user_id, locale, level.value, len(made), chosen, school_json(school), seconds,
+            guild_id, channel_id, user_id, locale, level.value, len(made), chosen, school, seconds,
             now + seconds, now,
         )
         if row is not None:

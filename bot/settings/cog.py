@@ -22,7 +22,7 @@ from bot.core import ack
 from bot.core.options import ServerZoneOption, guild_of
 from bot.core.reader import resolve
 from bot.core.words import Lang, as_lang, language_of, ls, text, word
-from bot.store import school_from_json, school_json
+from bot.store import stored_text
 from engine.school import School
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class Settings(commands.Cog):
         lang = (await resolve(self.bot, interaction)).lang
         found = zone
         options = await self.bot.store.guild_options(guild.id)
-        await self.bot.store.set_guild_options(guild.id, replace(options, timezone=found.key))
+        await self.bot.store.set_guild_options(guild.id, replace(options, timezone=found))
         await ack.send(interaction, text("daily.zone_set", lang, zone=found.key), ephemeral=True)
 
     @settings.command(name="school", description=ls("settings.school.description"))
@@ -95,7 +95,7 @@ class Settings(commands.Cog):
         guild = guild_of(interaction)
         reader = await resolve(self.bot, interaction)
         lang, options = reader.lang, reader.options
-        current = School() if reset else school_from_json(options.school)
+        current = School() if reset else options.chosen_school
         school = School(
             day_changes_at_23=current.day_changes_at_23 if day_change is None else day_change != "0",
             noble_table="甲羊" if (noble_table or current.noble_table) == "甲羊" else "甲牛",
@@ -103,7 +103,7 @@ class Settings(commands.Cog):
             shehai_depth_first=current.shehai_depth_first if shehai_depth_first is None else shehai_depth_first,
             maoxing_by_day=current.maoxing_by_day if maoxing_by_day is None else maoxing_by_day,
         )
-        await self.bot.store.set_guild_options(guild.id, replace(options, school=school_json(school)))
+        await self.bot.store.set_guild_options(guild.id, replace(options, school=school))
         await ack.send(
             interaction,
             text("settings.school_set", lang, value=school_summary(school, lang)), ephemeral=True)
@@ -137,14 +137,14 @@ class Settings(commands.Cog):
         guild_of(interaction)  # guild-only: refuses a DM
         reader = await resolve(self.bot, interaction)
         lang, options = reader.lang, reader.options
-        chosen = as_lang(options.language)
-        language = word("language.name", chosen) if chosen is not None else None
+        language = word("language.name", options.language) if options.language is not None else None
+        zone = text("daily.unset", lang) if options.timezone is None else stored_text(options.timezone)
         lines = [
             text("settings.head", lang),
-            text("settings.line.timezone", lang, value=options.timezone or text("daily.unset", lang)),
+            text("settings.line.timezone", lang, value=zone),
             text("settings.line.language", lang, value=language or text("settings.client_language", lang)),
             text("settings.line.image", lang,
                  value=text("settings.off" if options.image is False else "settings.on", lang)),
-            text("settings.line.school", lang, value=school_summary(school_from_json(options.school), lang)),
+            text("settings.line.school", lang, value=school_summary(options.chosen_school, lang)),
         ]
         await ack.send(interaction, "\n".join(lines), ephemeral=True)

@@ -22,7 +22,7 @@ from bot.core.options import ZoneOption
 from bot.core.reader import resolve
 from bot.core.user_text import echo
 from bot.core.words import Lang, ls, text
-from bot.store import Profile
+from bot.store import Profile, stored_text
 from engine.terms import FIRST_YEAR, LAST_YEAR
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class Profiles(commands.Cog):
         if sex not in SEXES:
             raise ReplyError(text("profile.bad_sex", lang, value=echo(sex)))
         name = zone.key if zone is not None else None
-        await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, name))
+        await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, zone))
         await ack.send(
             interaction,
             text("profile.saved", lang, year=birth_year, sex=_sex_name(sex, lang),
@@ -85,7 +85,7 @@ class Profiles(commands.Cog):
             message = text("profile.none", lang)
         else:
             message = text("profile.show", lang, year=found.birth_year, sex=_sex_name(found.sex, lang),
-                           zone=found.zone or text("profile.no_zone", lang))
+                           zone=text("profile.no_zone", lang) if found.zone is None else stored_text(found.zone))
         await ack.send(interaction, message, ephemeral=True)
 
     @profile.command(name="delete", description=ls("profile.delete.description"))

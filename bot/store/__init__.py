@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from .driver import Driver, StoreUnavailable
+from .forms import LANGUAGES, Bad, Language, decoded, school_from_json, school_json, school_options, stored_text
 from .location import APP_NAME, Location, default_location
 from .sqlite import SqliteDriver
 from .store import Store
@@ -31,17 +32,18 @@ from .values import (
     from_epoch,
     held,
     normalize_case_id,
-    school_from_json,
-    school_json,
 )
 
 __all__ = [
     "APP_NAME",
+    "LANGUAGES",
+    "Bad",
     "Case",
     "CaseNote",
     "Claimed",
     "Driver",
     "GuildOptions",
+    "Language",
     "Location",
     "NewCase",
     "Profile",
@@ -54,6 +56,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "decoded",
     "default_location",
     "epoch",
     "from_epoch",
@@ -62,6 +65,8 @@ __all__ = [
     "open_store",
     "school_from_json",
     "school_json",
+    "school_options",
+    "stored_text",
 ]
 
 

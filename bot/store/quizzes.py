@@ -3,8 +3,11 @@ members' answers and the scores read from them. Part of bot.store.store.Store, w
 
 from __future__ import annotations
 
+from engine.school import School
+
 from . import sql as q
 from .driver import Driver
+from .forms import school_json
 from .values import QuizAnswer, QuizRow, QuizScore, QuizTopicScore, Shards
 
 __all__ = ["Quizzes"]
@@ -17,10 +20,11 @@ class Quizzes:
 
     async def create_quiz(
         self, guild_id: int, channel_id: int, user_id: int, locale: str, level: str, count: int, seed: int,
-        school: str, seconds: int, deadline: int, now: int,
+        school: School, seconds: int, deadline: int, now: int,
     ) -> QuizRow | None:
         """Start a quiz at question 1, due at `deadline`; None when the channel has a running quiz."""
-        params = (guild_id, channel_id, user_id, locale, level, count, seed, school, seconds, deadline, now)
+        params = (guild_id, channel_id, user_id, locale, level, count, seed, school_json(school), seconds, deadline,
+                  now)
         rows = await self.driver.fetch(q.CREATE_QUIZ, params)
         return q.quiz_of(rows[0]) if rows else None
 

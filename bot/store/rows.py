@@ -4,11 +4,16 @@ a server's options and a profile, their sealed fields opened with their member's
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from datetime import UTC
 from typing import Any
 
+from .forms import Bad, instant_of, instant_text, school_json, school_of, stored_language, stored_text, zone_of
 from .sealing import birth_of, unseal_text
 from .values import Case, CaseNote, GuildOptions, NewCase, Profile
+
+log = logging.getLogger("bot")
 
 __all__ = ["case_of", "case_params", "case_stored", "note_of", "options_of", "options_params", "profile_of"]
 
@@ -31,8 +36,8 @@ def case_of(r: Sequence[Any]) -> Case:
         birth_year, sex, _ = birth_of(r[20], r[18], f"b:{case_id}")
     return Case(
         seq=int(r[0]), id=case_id, guild_id=_opt_int(r[2]), channel_id=_opt_int(r[3]), author_id=int(r[4]),
-        private=bool(r[5]), instant=_opt_str(r[6]), zone=_opt_str(r[7]), day=_opt_str(r[8]),
-        yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=str(r[11]), question=question,
+        private=bool(r[5]), instant=instant_of(r[6]), zone=zone_of(r[7]), day=_opt_str(r[8]),
+        yuejiang=_opt_str(r[9]), hour=_opt_str(r[10]), school=school_of(r[11]), question=question,
         birth_year=birth_year, sex=sex, created_at=int(r[15]), matter=_opt_str(r[16]),
     )
 
@@ -41,7 +46,8 @@ def case_stored(case_id: str, seq: int, new: NewCase) -> Case:
     """The case ``new`` as stored under ``case_id`` and ``seq``: what ``case_of`` reads back from its row
     (made from ``new``'s own typed values, not through a row: one for every /cast)."""
     return Case(seq=seq, id=case_id, guild_id=new.guild_id, channel_id=new.channel_id, author_id=new.author_id,
-                private=bool(new.private), instant=new.instant, zone=new.zone, day=new.day, yuejiang=new.yuejiang,
+                private=bool(new.private), instant=None if new.instant is None else new.instant.astimezone(UTC),
+                zone=new.zone, day=new.day, yuejiang=new.yuejiang,
                 hour=new.hour, school=new.school, question=new.question, birth_year=new.birth_year, sex=new.sex,
                 created_at=new.created_at, matter=new.matter)
 
@@ -49,12 +55,14 @@ def case_stored(case_id: str, seq: int, new: NewCase) -> Case:
 def case_params(case_id: str, new: NewCase, sealed: tuple[bytes | None, bytes | None] | None = None) -> tuple[Any, ...]:
     """``INSERT_CASE``'s values; with ``sealed`` (the question's and the birth data's), the plain
     question, birth year and sex are not written."""
+    instant = None if new.instant is None else instant_text(new.instant)
+    zone = None if new.zone is None else new.zone.key
     if sealed is None:
-        return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), new.instant, new.zone,
-                new.day, new.yuejiang, new.hour, new.school, new.question, new.birth_year, new.sex, new.created_at,
-                new.matter, None, None)
-    return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), new.instant, new.zone, new.day,
-            new.yuejiang, new.hour, new.school, None, None, None, new.created_at, new.matter, *sealed)
+        return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), instant, zone,
+                new.day, new.yuejiang, new.hour, school_json(new.school), new.question, new.birth_year, new.sex,
+                new.created_at, new.matter, None, None)
+    return (case_id, new.guild_id, new.channel_id, new.author_id, int(new.private), instant, zone, new.day,
+            new.yuejiang, new.hour, school_json(new.school), None, None, None, new.created_at, new.matter, *sealed)
 
 
 def note_of(r: Sequence[Any]) -> CaseNote:
@@ -67,15 +75,23 @@ def note_of(r: Sequence[Any]) -> CaseNote:
 
 
 def options_of(row: Sequence[Any] | None) -> GuildOptions:
+    """A server's settings as read (``GUILD_OPTIONS``); stored school options that no longer decode
+    are logged, naming the server, and read as the defaults."""
     if row is None:
         return GuildOptions()
-    return GuildOptions(school=_opt_str(row[1]), language=_opt_str(row[2]),
-                        image=None if row[3] is None else bool(row[3]), timezone=_opt_str(row[4]))
+    school = None if row[1] is None else school_of(row[1])
+    if isinstance(school, Bad):
+        log.warning("server %s: %s %r; read as the defaults", row[0], school.why, school.text[:80])
+        school = None
+    return GuildOptions(school=school, language=stored_language(row[2], f"server {row[0]}"),
+                        image=None if row[3] is None else bool(row[3]), timezone=zone_of(row[4]))
 
 
 def options_params(guild_id: int, options: GuildOptions) -> tuple[Any, ...]:
     image = None if options.image is None else int(options.image)
-    return (guild_id, options.school, options.language, image, options.timezone)
+    school = None if options.school is None else school_json(options.school)
+    timezone = None if options.timezone is None else stored_text(options.timezone)
+    return (guild_id, school, options.language, image, timezone)
 
 
 def profile_of(row: Sequence[Any]) -> Profile | None:
@@ -83,5 +99,5 @@ def profile_of(row: Sequence[Any]) -> Profile | None:
     is gone (the profile was deleted, or is damaged: logged)."""
     if len(row) > 4 and row[4] is not None:
         birth_year, sex, zone = birth_of(row[5], row[4], f"p:{row[0]}")
-        return None if birth_year is None or sex is None else Profile(int(row[0]), birth_year, sex, zone)
-    return Profile(int(row[0]), int(row[1]), str(row[2]), _opt_str(row[3]))
+        return None if birth_year is None or sex is None else Profile(int(row[0]), birth_year, sex, zone_of(zone))
+    return Profile(int(row[0]), int(row[1]), str(row[2]), zone_of(row[3]))

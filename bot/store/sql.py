@@ -10,6 +10,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from .forms import school_of
 from .values import (
     QuizAnswer,
     QuizRow,
@@ -172,7 +173,7 @@ def quiz_scores_query(level: str | None, since: int | None) -> tuple[str, tuple[
 def quiz_of(r: Sequence[Any]) -> QuizRow:
     return QuizRow(
         id=int(r[0]), guild_id=int(r[1]), channel_id=int(r[2]), user_id=int(r[3]), locale=str(r[4]),
-        level=str(r[5]), count=int(r[6]), seed=int(r[7]), school=str(r[8]), seconds=int(r[9]),
+        level=str(r[5]), count=int(r[6]), seed=int(r[7]), school=school_of(r[8]), seconds=int(r[9]),
         question=int(r[10]), deadline=int(r[11]), message_id=None if r[12] is None else int(r[12]),
         status=str(r[13]), started_at=int(r[14]), ended_at=None if r[15] is None else int(r[15]),
     )

@@ -23,6 +23,7 @@ from . import sql as q
 from .batch import Batched
 from .deadline import deadlined
 from .driver import Driver, Params, Rows
+from .forms import stored_text
 from .location import Location
 from .quizzes import Quizzes
 from .remembered import Readers
@@ -119,7 +120,7 @@ class Store(Quizzes):
         return await self._readers.read(guild_id, user_id)
 
     async def set_guild_options(self, guild_id: int, options: GuildOptions) -> None:
-        """Replace the server's settings (the caller validates the zone name)."""
+        """Replace the server's settings."""
         self._readers.options.forget(guild_id)
         try:
             await self.driver.execute(q.SET_GUILD_OPTIONS, options_params(guild_id, options))
@@ -296,7 +297,8 @@ class Store(Quizzes):
         try:
             _, key = await self._member_keys.of(profile.user_id, birth=True)
             assert key is not None
-            sealed = seal_birth(key, profile.birth_year, profile.sex, f"p:{profile.user_id}", profile.zone)
+            sealed = seal_birth(key, profile.birth_year, profile.sex, f"p:{profile.user_id}",
+                                None if profile.zone is None else stored_text(profile.zone))
             await self.driver.execute(q.SET_PROFILE, (profile.user_id, 0, "", None, sealed))
         finally:
             self._readers.profiles.forget(profile.user_id)

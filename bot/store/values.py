@@ -1,20 +1,22 @@
 """The store's values: typed rows as stored, the few conversions they need, and the store's one error.
 
-Every value is a frozen dataclass read back exactly as written; text fields a schedule's loop
-must trust are validated later (bot.daily.schedule.plan_of), so a bad row is reported, never
-dropped here. ``school_json`` is the one stored form of the school options (cases, quizzes and
-server options all keep it).
+Every value is a frozen dataclass read back as written. A case's, a server's, a profile's and a
+quiz's school, zones, instants and language arrive decoded (bot.store.forms: a value that no longer
+decodes is a ``Bad`` its reader reports); a schedule's text fields are validated by its loop
+(bot.daily.schedule.plan_of). Neither is ever dropped here.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
-from engine.school import School
+from engine.school import DEFAULT_SCHOOL, School
+
+from .forms import Bad, Language
 
 __all__ = [
     "CASE_ID_ALPHABET",
@@ -36,8 +38,6 @@ __all__ = [
     "held",
     "new_case_id",
     "normalize_case_id",
-    "school_from_json",
-    "school_json",
 ]
 
 
@@ -73,39 +73,6 @@ def held(ids: tuple[int, ...] | list[int] | None, count: int | None) -> Shards |
     if not count or count <= 1 or ids is None:
         return None
     return Shards(count, tuple(sorted(ids)))
-
-
-# -- the school options, as stored --------------------------------------------------------------
-
-
-def school_json(school: School) -> str:
-    """The school options as stored (every option, so later defaults cannot change a stored one)."""
-    return json.dumps({
-        "day_changes_at_23": school.day_changes_at_23,
-        "noble_table": school.noble_table,
-        "fuyin_repeat_clash": school.fuyin_repeat_clash,
-        "shehai_depth_first": school.shehai_depth_first,
-        "maoxing_by_day": school.maoxing_by_day,
-    }, ensure_ascii=False, sort_keys=True)
-
-
-def school_from_json(value: str | None) -> School:
-    """The stored options back; an option missing from the text takes today's default.
-    ValueError for text that is not a JSON object."""
-    if not value:
-        return School()
-    data = json.loads(value)
-    if not isinstance(data, dict):
-        raise ValueError(f"stored school options are not an object: {value!r}")
-    base = School()
-    noble = data.get("noble_table", base.noble_table)
-    return School(
-        day_changes_at_23=bool(data.get("day_changes_at_23", base.day_changes_at_23)),
-        noble_table="甲羊" if noble == "甲羊" else "甲牛",
-        fuyin_repeat_clash=bool(data.get("fuyin_repeat_clash", base.fuyin_repeat_clash)),
-        shehai_depth_first=bool(data.get("shehai_depth_first", base.shehai_depth_first)),
-        maoxing_by_day=bool(data.get("maoxing_by_day", base.maoxing_by_day)),
-    )
 
 
 # -- daily posts --------------------------------------------------------------------------------
@@ -156,7 +123,7 @@ class QuizRow:
     level: str
     count: int
     seed: int
-    school: str  # school_json(...)
+    school: School | Bad
     seconds: int  # time to answer each question
     question: int  # the question being asked, 1-based
     deadline: int  # epoch seconds when the current question is revealed
@@ -262,18 +229,18 @@ def normalize_case_id(value: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class NewCase:
-    """A cast to record: an instant (ISO UTC) and zone, or the classical day, 月将 and hour."""
+    """A cast to record: an aware instant and zone, or the classical day, 月将 and hour."""
 
     guild_id: int | None
     channel_id: int | None
     author_id: int
     private: bool
-    instant: str | None
-    zone: str | None
+    instant: datetime | None
+    zone: ZoneInfo | None
     day: str | None
     yuejiang: str | None
     hour: str | None
-    school: str  # school_json(...)
+    school: School
     question: str | None
     birth_year: int | None
     sex: str | None
@@ -283,7 +250,8 @@ class NewCase:
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """A recorded cast with its id (``seq`` orders cases, newest highest)."""
+    """A recorded cast with its id (``seq`` orders cases, newest highest); a stored instant, zone or
+    school that no longer decodes is a ``Bad`` (bot.casebook reports it)."""
 
     seq: int
     id: str
@@ -291,12 +259,12 @@ class Case:
     channel_id: int | None
     author_id: int
     private: bool
-    instant: str | None
-    zone: str | None
+    instant: datetime | Bad | None
+    zone: ZoneInfo | Bad | None
     day: str | None
     yuejiang: str | None
     hour: str | None
-    school: str
+    school: School | Bad
     question: str | None
     birth_year: int | None
     sex: str | None
@@ -325,12 +293,19 @@ class CaseNote:
 @dataclass(frozen=True, slots=True)
 class GuildOptions:
     """A server's settings, one row; ``None`` means not set (the bot's zone, the school's
-    defaults, the reader's locale, the picture on)."""
+    defaults, the reader's locale, the picture on). Stored options or a language that no longer
+    decode are logged and read as not set; a zone that no longer decodes is a ``Bad`` (the reader
+    reports it)."""
 
-    school: str | None = None  # school_json(...)
-    language: str | None = None  # ja, en, zh-TW or zh-CN
+    school: School | None = None
+    language: Language | None = None
     image: bool | None = None
-    timezone: str | None = None  # IANA name, validated when set
+    timezone: ZoneInfo | Bad | None = None
+
+    @property
+    def chosen_school(self) -> School:
+        """The school options the server chose, else the defaults."""
+        return DEFAULT_SCHOOL if self.school is None else self.school
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,4 +315,4 @@ class Profile:
     user_id: int
     birth_year: int
     sex: str  # 男 or 女
-    zone: str | None = None
+    zone: ZoneInfo | Bad | None = None

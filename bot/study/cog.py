@@ -134,7 +134,7 @@ class Study(commands.Cog):
         case = await self.bot.store.add_case(NewCase(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
             private=False, instant=None, zone=None, day=str(result.day), yuejiang=str(result.yuejiang),
-            hour=str(result.hour), school=reader.school_text, question=question, matter=matter, birth_year=None,
+            hour=str(result.hour), school=school, question=question, matter=matter, birth_year=None,
             sex=None, created_at=int(self.bot.clock().timestamp()),
         ))
         await send_case(interaction, case, reader.lang, image=reader.wants_image(image), theme=theme, chart=result)

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands, ui
 
-from bot.casebook.present import load_case
+from bot.casebook.present import load_case, stored_inputs
 from bot.casebook.privacy import plain_text
 from bot.casebook.views import LABEL_MAX, send_case
 from bot.core.errors import ReplyError, guarded
@@ -70,11 +70,11 @@ def share_view(case_id: str, lang: Lang) -> ui.View:
 
 def shared_copy(case: Case, interaction: discord.Interaction[Any], now: int) -> NewCase:
     """The case as a public case of its author, in the channel it is shared in."""
+    instant, zone, school = stored_inputs(case)
     return NewCase(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=case.author_id, private=False,
-        instant=case.instant, zone=case.zone, day=case.day, yuejiang=case.yuejiang, hour=case.hour,
-        school=case.school, question=case.question, matter=case.matter, birth_year=case.birth_year, sex=case.sex,
-        created_at=now,
+        instant=instant, zone=zone, day=case.day, yuejiang=case.yuejiang, hour=case.hour, school=school,
+        question=case.question, matter=case.matter, birth_year=case.birth_year, sex=case.sex, created_at=now,
     )
 
 

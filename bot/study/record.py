@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,8 +34,8 @@ async def record_cast(bot: LiurenBot, interaction: discord.Interaction[Any], rea
     profile = reader.profile
     case = await bot.store.add_case(NewCase(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,
-        private=private, instant=moment.astimezone(UTC).isoformat(), zone=reader.cast_zone().key, day=None,
-        yuejiang=None, hour=None, school=reader.school_text, question=question, matter=matter,
+        private=private, instant=moment, zone=reader.cast_zone(), day=None,
+        yuejiang=None, hour=None, school=reader.school, question=question, matter=matter,
         birth_year=profile.birth_year if profile is not None else None,
         sex=profile.sex if profile is not None else None, created_at=int(bot.clock().timestamp()),
     ))
