@@ -23,6 +23,7 @@ import pytest
 from bot.store import Profile, QuizAnswer, Store, StoreError, StoreUnavailable, open_store, sql, sqlite_lanes
 from bot.store import sqlite as sqlite_driver
 from bot.store.sqlite_file import RESTORE, marker_path
+from engine import calendar
 from tests.test_store_casebook import T, draft
 
 SECRET = "Will the hidden letter reach Osaka?"
@@ -258,7 +259,7 @@ async def test_deleting_a_profile_and_the_cases_leaves_no_byte_of_them_in_the_fi
     path = tmp_path / "liuren.sqlite3"
     store = await open_store(path)
     try:
-        await store.set_profile(Profile(7, 1961, "女", ZONE))
+        await store.set_profile(Profile(7, 1961, "女", calendar.zone(ZONE)))
         mine = [await store.add_case(replace(draft(question=SECRET), birth_year=1961, sex="女")) for _ in range(3)]
         theirs = await store.add_case(draft(author=8, question="their own question"))
         await store.add_note(mine[0].id, 7, NOTE, 1)
