@@ -24,6 +24,7 @@ from bot.store import Profile, QuizAnswer, Store, StoreError, StoreUnavailable, 
 from bot.store import sqlite as sqlite_driver
 from bot.store.sqlite_file import RESTORE, marker_path
 from engine import calendar
+from engine.school import School
 from tests.test_store_casebook import T, draft
 
 SECRET = "Will the hidden letter reach Osaka?"
@@ -294,7 +295,7 @@ async def test_each_removal_of_personal_data_empties_the_wal(tmp_path: Path) -> 
     store = await open_store(path)
     wal = Path(f"{path}-wal")
     try:
-        quiz = await store.create_quiz(100, 200, 7, "en-US", "easy", 3, 42, "{}", 30, T + 30, T)
+        quiz = await store.create_quiz(100, 200, 7, "en-US", "easy", 3, 42, School(), 30, T + 30, T)
         assert quiz is not None
         case = await store.add_case(draft(question=SECRET))
         await store.set_profile(Profile(7, 1961, "女"))
