@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .call_values import MARKS, Call, Mark, Outcome, fingerprint, iso_utc
 from .driver import Driver, StoreUnavailable
 from .location import APP_NAME, Location, default_location
 from .sqlite import SqliteDriver
@@ -37,13 +38,17 @@ from .values import (
 
 __all__ = [
     "APP_NAME",
+    "MARKS",
+    "Call",
     "Case",
     "CaseNote",
     "Claimed",
     "Driver",
     "GuildOptions",
     "Location",
+    "Mark",
     "NewCase",
+    "Outcome",
     "Profile",
     "QuizAnswer",
     "QuizRow",
@@ -56,8 +61,10 @@ __all__ = [
     "StoreUnavailable",
     "default_location",
     "epoch",
+    "fingerprint",
     "from_epoch",
     "held",
+    "iso_utc",
     "normalize_case_id",
     "open_store",
     "school_from_json",
