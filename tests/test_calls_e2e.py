@@ -115,3 +115,25 @@ async def test_a_call_delivered_twice_is_sealed_once_and_answered_alike(standin:
     assert first == second and first.startswith("🔏")
     with sqlite3.connect(db_path) as conn:
         assert conn.execute("SELECT count(*) FROM case_calls").fetchone() == (1,)
+
+
+async def test_where_the_owner_chooses_a_vote_the_members_who_made_no_call_mark_the_calls(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    await start_bot(clock=clock)
+    caller, voters = snowflake(), [snowflake() for _ in range(3)]
+    case = case_id(await standin.slash("cast", {"when": "now", "image": False}, locale="en-US"))
+    await standin.slash("case call", {"id": case, "text": "by spring"}, user_id=caller, locale="en-US")
+    outcome = await standin.slash("case outcome", {"id": case, "text": "in summer", "vote": True}, locale="en-US")
+    assert ephemeral_text(outcome) == text("call.outcome_vote", "en", id=case)
+    own = await standin.slash("case mark", {"id": case, "call": 1, "mark": "hit"}, user_id=caller, locale="en-US")
+    assert ephemeral_text(own) == text("call.callers_do_not_vote", "en", id=case)
+    for voter, mark in zip(voters, ("missed", "partly", "missed"), strict=True):
+        voted = await standin.slash("case mark", {"id": case, "call": 1, "mark": mark}, user_id=voter,
+                                    locale="en-US")
+        assert ephemeral_text(voted) == text("call.voted", "en", id=case, number=1,
+                                             mark=text(f"call.mark.{mark}", "en"))
+    shown = ephemeral_text(await standin.slash("case calls", {"id": case}, user_id=caller, locale="en-US"))
+    assert "by spring" in shown and text("call.mark.missed", "en") in shown
+    record = ephemeral_text(await standin.slash("case record", {}, user_id=caller, locale="en-US"))
+    assert "1 marked (0 hit, 0 partly, 1 missed)" in record

@@ -119,3 +119,36 @@ async def test_a_call_and_its_key_leave_the_sqlite_files(tmp_path: Path) -> None
         assert [c.text for c in await store.case_calls(case.id)] == [None]
     finally:
         await store.close()
+
+
+async def test_a_vote_marks_a_call_by_the_most_votes_a_tie_going_to_the_lesser_mark(store: Store) -> None:
+    case = await store.add_case(draft(author=OWNER))
+    call = await store.add_call(case.id, ANN, "yes", T + 1, None, source=6001)
+    assert call is not None
+    await store.set_outcome(case.id, OWNER, "it happened", T + 2, vote=True)
+    outcome = await store.outcome(case.id)
+    assert outcome is not None and outcome.vote
+
+    async def mark() -> str | None:
+        return (await store.case_calls(case.id))[0].mark
+
+    assert await store.vote_call(call.id, case.id, 20, "hit", T + 3)
+    assert await mark() == "hit"
+    assert await store.vote_call(call.id, case.id, 21, "partly", T + 4)
+    assert await mark() == "partly"  # one each: the lesser
+    assert await store.vote_call(call.id, case.id, 22, "hit", T + 5)
+    assert await mark() == "hit"
+    assert await store.vote_call(call.id, case.id, 22, "missed", T + 6)  # a voter's next vote replaces theirs
+    assert await mark() == "missed"
+    assert not await store.vote_call(call.id, "OTHER1", 23, "hit", T + 7)
+    # A voter's data deleted: their votes go; the case's deletion takes the rest.
+    votes = "SELECT count(*) FROM call_votes WHERE voter_id = ?"
+    assert (await store.driver.fetch(votes, (22,)))[0][0] == 1
+    await store.delete_user_cases(22)
+    assert (await store.driver.fetch(votes, (22,)))[0][0] == 0
+    assert await store.vote_call(call.id, case.id, 20, "hit", T + 8)
+    assert await mark() == "partly"  # 20 hit, 21 partly: 22's missed is gone
+    assert await store.delete_case(case.id)
+    assert (await store.driver.fetch(votes, (20,)))[0][0] == 0
+    await store.add_case(draft(author=OWNER))
+    assert not await store.vote_call(call.id, case.id, 20, "hit", T + 9)

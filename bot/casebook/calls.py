@@ -130,26 +130,43 @@ async def reveal(bot: LiurenBot, interaction: discord.Interaction[Any], case: Ca
 
 
 async def record_outcome(bot: LiurenBot, interaction: discord.Interaction[Any], case: Case, typed: str,
-                         lang: Lang) -> str:
-    """The owner's outcome, kept sealed; the case's calls are revealed with it."""
+                         lang: Lang, *, vote: bool = False) -> str:
+    """The owner's outcome, kept sealed; the case's calls are revealed with it. With ``vote`` the calls
+    are marked by a vote of the members who made none (``mark_call``)."""
     _owner_only(case, interaction.user.id, lang)
     body = (plain_text(typed, lang, limit=OUTCOME_MAX) or "").strip()
     if not body:
         raise ReplyError(text("call.empty", lang))
-    await bot.store.set_outcome(case.id, interaction.user.id, body, int(bot.clock().timestamp()))
-    return text("call.outcome_saved", lang, id=case.id)
+    await bot.store.set_outcome(case.id, interaction.user.id, body, int(bot.clock().timestamp()), vote=vote)
+    return text("call.outcome_vote" if vote else "call.outcome_saved", lang, id=case.id)
 
 
 async def mark_call(bot: LiurenBot, interaction: discord.Interaction[Any], case: Case, number: int, mark: str,
                     lang: Lang) -> str:
-    """The owner marks call ``number`` (as /case calls numbers them) once the outcome is recorded."""
-    _owner_only(case, interaction.user.id, lang)
+    """Call ``number`` (as /case calls numbers them) marked once the outcome is recorded: by the
+    owner, or, where the owner chose a vote (``/case outcome vote:True``), by the vote of the members
+    who made no call on the case (each member's latest vote counts; bot.store.calls.MARK_BY_VOTES)."""
     if mark not in MARKS:
         raise ReplyError(text("call.bad_mark", lang, value=echo(mark)))
     outcome = await bot.store.outcome(case.id)
     if outcome is None or outcome.text is None:
+        if case.author_id != interaction.user.id:
+            raise ReplyError(text("case.author_only", lang, id=case.id))
         raise ReplyError(text("call.outcome_first", lang, id=case.id))
     calls = await bot.store.case_calls(case.id)
-    if not 1 <= number <= len(calls) or not await bot.store.mark_call(calls[number - 1].id, case.id, mark):
+    voter = interaction.user.id
+    if not outcome.vote:
+        _owner_only(case, voter, lang)
+    elif any(c.author_id == voter for c in calls):
+        raise ReplyError(text("call.callers_do_not_vote", lang, id=case.id))
+    if not 1 <= number <= len(calls):
         raise ReplyError(text("call.no_such", lang, id=case.id, number=number))
-    return text("call.marked", lang, id=case.id, number=number, mark=text(f"call.mark.{mark}", lang))
+    chosen, now = calls[number - 1], int(bot.clock().timestamp())
+    if outcome.vote:
+        done = await bot.store.vote_call(chosen.id, case.id, voter, mark, now)
+    else:
+        done = await bot.store.mark_call(chosen.id, case.id, mark)
+    if not done:
+        raise ReplyError(text("call.no_such", lang, id=case.id, number=number))
+    key = "call.voted" if outcome.vote else "call.marked"
+    return text(key, lang, id=case.id, number=number, mark=text(f"call.mark.{mark}", lang))

@@ -150,12 +150,13 @@ class Casebook(commands.Cog):
 
     @case.command(name="outcome", description=ls("call.outcome.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id", outcome="text")
-    @app_commands.describe(case_id=ls("case.id.description"), outcome=ls("call.outcome_text.description"))
+    @app_commands.describe(case_id=ls("case.id.description"), outcome=ls("call.outcome_text.description"),
+                           vote=ls("call.vote.description"))
     async def outcome(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20],
-                      outcome: app_commands.Range[str, 1, calling.OUTCOME_MAX]) -> None:
+                      outcome: app_commands.Range[str, 1, calling.OUTCOME_MAX], vote: bool = False) -> None:
         lang = await self._lang(interaction)
         case = await load_case(self.bot, interaction, case_id, lang)
-        message = await calling.record_outcome(self.bot, interaction, case, outcome, lang)
+        message = await calling.record_outcome(self.bot, interaction, case, outcome, lang, vote=vote)
         await ack.send(interaction, message, ephemeral=True)
 
     @case.command(name="mark", description=ls("call.mark.description"), extras={"cooldown": "case"})

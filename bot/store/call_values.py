@@ -63,9 +63,11 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What the case's owner recorded: when the calls were revealed, and what happened."""
+    """What the case's owner recorded: when the calls were revealed, what happened, and whether the
+    calls are marked by a vote of the members who made none (``vote``) rather than by the owner."""
 
     case_id: str
     revealed_at: int | None
     text: str | None
     decided_at: int | None
+    vote: bool = False

@@ -50,11 +50,23 @@ REVEAL = (
     "DO UPDATE SET revealed_at = COALESCE(case_outcomes.revealed_at, excluded.revealed_at)"
 )
 SET_OUTCOME = (
-    "INSERT INTO case_outcomes (case_id, revealed_at, outcome_sealed, decided_at) VALUES (?, ?, ?, ?) "
+    "INSERT INTO case_outcomes (case_id, revealed_at, outcome_sealed, decided_at, vote) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT (case_id) DO UPDATE SET revealed_at = COALESCE(case_outcomes.revealed_at, excluded.revealed_at), "
-    "outcome_sealed = excluded.outcome_sealed, decided_at = excluded.decided_at"
+    "outcome_sealed = excluded.outcome_sealed, decided_at = excluded.decided_at, vote = excluded.vote"
 )
-_OUTCOME = "o.case_id, o.revealed_at, o.outcome_sealed, o.decided_at, ok.case_key"
+# A vote on a call (not withdrawn) of the case, replaced by the voter's next; the call's mark is then
+# the votes' most common, a tie going to the lesser mark (missed, then partly).
+VOTE = (
+    "INSERT INTO call_votes (call_id, voter_id, mark, voted_at) SELECT ?, ?, ?, ? WHERE EXISTS "
+    "(SELECT 1 FROM case_calls WHERE id = ? AND case_id = ? AND withdrawn_at IS NULL) "
+    "ON CONFLICT (call_id, voter_id) DO UPDATE SET mark = excluded.mark, voted_at = excluded.voted_at"
+)
+MARK_BY_VOTES = (
+    "UPDATE case_calls SET mark = (SELECT v.mark FROM call_votes AS v WHERE v.call_id = case_calls.id "
+    "GROUP BY v.mark ORDER BY count(*) DESC, CASE v.mark WHEN 'missed' THEN 0 WHEN 'partly' THEN 1 ELSE 2 END "
+    "LIMIT 1) WHERE id = ? AND case_id = ? AND withdrawn_at IS NULL"
+)
+_OUTCOME = "o.case_id, o.revealed_at, o.outcome_sealed, o.decided_at, ok.case_key, o.vote"
 _OUTCOMES = ("case_outcomes AS o LEFT JOIN cases AS oc ON oc.id = o.case_id "
              "LEFT JOIN member_keys AS ok ON ok.user_id = oc.author_id")
 OUTCOME = f"SELECT {_OUTCOME} FROM {_OUTCOMES} WHERE o.case_id = ?"
@@ -75,10 +87,16 @@ RECORD = (
 )
 
 # -- deletion: a case's calls and outcome go with it; a member's calls with their data -------------------
+DELETE_CASE_VOTES = "DELETE FROM call_votes WHERE call_id IN (SELECT id FROM case_calls WHERE case_id = ?)"
 DELETE_CASE_CALLS = "DELETE FROM case_calls WHERE case_id = ?"
 DELETE_CASE_OUTCOME = "DELETE FROM case_outcomes WHERE case_id = ?"
 _OWNED = "case_id IN (SELECT id FROM cases WHERE author_id = ?)"
+DELETE_OWNED_VOTES = f"DELETE FROM call_votes WHERE call_id IN (SELECT id FROM case_calls WHERE {_OWNED})"
 DELETE_OWNED_CALLS = f"DELETE FROM case_calls WHERE {_OWNED}"
+# A member's votes, and the votes on their calls (a forgotten call keeps no mark).
+DELETE_MEMBER_VOTES = (
+    "DELETE FROM call_votes WHERE voter_id = ? OR call_id IN (SELECT id FROM case_calls WHERE author_id = ?)"
+)
 DELETE_OWNED_OUTCOMES = f"DELETE FROM case_outcomes WHERE {_OWNED}"
 # A call nobody could have seen (not revealed, no due date to open it) goes; one others may have
 # read stays in its place as withdrawn, without its member, its text or its mark.
@@ -95,14 +113,14 @@ ERASING = frozenset((WITHDRAW_CALL, FORGET_CALLS))  # updates that remove person
 
 def case_steps(case_id: str) -> list[tuple[str, Params]]:
     """The statements that delete a case's calls and outcome (run with the case's own deletion)."""
-    return [(DELETE_CASE_CALLS, (case_id,)), (DELETE_CASE_OUTCOME, (case_id,))]
+    return [(DELETE_CASE_VOTES, (case_id,)), (DELETE_CASE_CALLS, (case_id,)), (DELETE_CASE_OUTCOME, (case_id,))]
 
 
 def member_steps(user_id: int) -> list[tuple[str, Params]]:
     """The statements that delete a member's calls and every call and outcome on their cases (run
     before their cases are deleted, in the same transaction)."""
-    return [(DELETE_OWNED_CALLS, (user_id,)), (DELETE_OWNED_OUTCOMES, (user_id,)),
-            (DELETE_UNSEEN_CALLS, (user_id,)), (FORGET_CALLS, (user_id,))]
+    return [(DELETE_OWNED_VOTES, (user_id,)), (DELETE_OWNED_CALLS, (user_id,)), (DELETE_OWNED_OUTCOMES, (user_id,)),
+            (DELETE_MEMBER_VOTES, (user_id, user_id)), (DELETE_UNSEEN_CALLS, (user_id,)), (FORGET_CALLS, (user_id,))]
 
 
 def _opt_int(value: Any) -> int | None:
@@ -124,7 +142,7 @@ def call_of(r: Sequence[Any]) -> Call:
 def outcome_of(r: Sequence[Any]) -> Outcome:
     case_id = str(r[0])
     return Outcome(case_id=case_id, revealed_at=_opt_int(r[1]), text=unseal_text(r[4], r[2], f"o:{case_id}"),
-                   decided_at=_opt_int(r[3]))
+                   decided_at=_opt_int(r[3]), vote=bool(r[5]))
 
 
 class Calls:
@@ -175,13 +193,14 @@ class Calls:
         """Show the case's calls to its readers from now on (the first reveal's time is kept)."""
         await self.driver.execute(REVEAL, (case_id, at))
 
-    async def set_outcome(self, case_id: str, owner_id: int, text: str, at: int) -> None:
-        """Record (or correct) what happened, sealed under the owner's key; the calls are revealed."""
+    async def set_outcome(self, case_id: str, owner_id: int, text: str, at: int, *, vote: bool = False) -> None:
+        """Record (or correct) what happened, sealed under the owner's key; the calls are revealed.
+        With ``vote``, the calls are marked by a vote of the members who made none (``vote_call``)."""
         if "\x00" in text:
             raise ValueError("text with a NUL character (U+0000) is not stored")
         key, _ = await self._member_keys.of(owner_id, case=True)
         assert key is not None
-        await self.driver.execute(SET_OUTCOME, (case_id, at, seal_text(key, text, f"o:{case_id}"), at))
+        await self.driver.execute(SET_OUTCOME, (case_id, at, seal_text(key, text, f"o:{case_id}"), at, int(vote)))
 
     async def outcome(self, case_id: str) -> Outcome | None:
         rows = await self.driver.fetch(OUTCOME, (case_id,))
@@ -192,6 +211,16 @@ class Calls:
         if as_mark(mark) is None:
             raise ValueError(f"unknown mark {mark!r}")
         return await self.driver.execute(MARK_CALL, (mark, call_id, case_id)) == 1
+
+    async def vote_call(self, call_id: int, case_id: str, voter_id: int, mark: str, at: int) -> bool:
+        """Record a member's vote on a call of the case (their earlier vote on it replaced) and mark
+        the call by the votes (``MARK_BY_VOTES``); False when the call is not there (or withdrawn).
+        Who may vote is the caller's rule: the members who made no call on the case."""
+        if as_mark(mark) is None:
+            raise ValueError(f"unknown mark {mark!r}")
+        voted, marked = await self.driver.transaction([
+            (VOTE, (call_id, voter_id, mark, at, call_id, case_id)), (MARK_BY_VOTES, (call_id, case_id))])
+        return voted == 1 and marked == 1
 
     async def recorded_calls(self, guild_id: int | None, author_id: int | None,
                              limit: int) -> tuple[tuple[Case, Call, int | None], ...]:
