@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
@@ -22,11 +23,13 @@ from bot.core.errors import ReplyError
 from bot.core.options import bounded
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
-from bot.store import CaseNote
+from bot.store import Call, CaseNote
 
-from .export import Page, Walk, part_files, plan
+from . import calls as calling
+from .export import Calls, Page, Walk, part_files, plan
 from .present import Scope, history_embed, history_page, load_case
 from .seen import visible_cases
+from .tally import record as call_record
 from .views import DYNAMIC_ITEMS, history_view, send_case, submit_note, write_note
 
 if TYPE_CHECKING:
@@ -37,6 +40,7 @@ __all__ = ["Casebook"]
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 SCOPE_CHOICES = [app_commands.Choice(name="mine", value="mine"), app_commands.Choice(name="server", value="server")]
+MARK_CHOICES = [app_commands.Choice(name=mark, value=mark) for mark in ("hit", "partly", "missed")]
 EXPORT_MAX = 5000  # cases per export
 PART_MAX = 1000  # /case export part:
 PARTS_PER_REPLY = 4  # messages of a large export sent per /case export (part: goes on from there)
@@ -101,6 +105,81 @@ class Casebook(commands.Cog):
         await self.bot.store.delete_case(case.id)
         await ack.send(interaction, text("case.deleted", lang, id=case.id), ephemeral=True)
 
+    # -- calls (bot.casebook.calls): sealed, hidden until revealed, marked by the case's owner ------------
+
+    @case.command(name="call", description=ls("call.call.description"), extras={"cooldown": "case"})
+    @app_commands.rename(case_id="id", call="text")
+    @app_commands.describe(case_id=ls("case.id.description"), call=ls("call.text.description"),
+                           due=ls("call.due.description"))
+    async def call(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20],
+                   call: app_commands.Range[str, 1, calling.CALL_MAX],
+                   due: app_commands.Range[str, 1, 40] | None = None) -> None:
+        reader = await resolve(self.bot, interaction, with_zone=True)
+        case = await load_case(self.bot, interaction, case_id, reader.lang)
+        zone = reader.zone or ZoneInfo("UTC")
+        due_at = calling.due_of(due, zone, reader.lang, self.bot.clock())
+        message = await calling.make_call(self.bot, interaction, case, call, due_at, reader.lang)
+        await ack.send(interaction, message, ephemeral=True)
+
+    @case.command(name="calls", description=ls("call.calls.description"), extras={"cooldown": "case"})
+    @app_commands.rename(case_id="id")
+    @app_commands.describe(case_id=ls("case.id.description"))
+    async def calls(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        found, outcome = await self.bot.store.case_calls(case.id), await self.bot.store.outcome(case.id)
+        now = int(self.bot.clock().timestamp())
+        embed = calling.calls_embed(case, found, outcome, interaction.user.id, now, lang)
+        await ack.send(interaction, embed=embed, ephemeral=True)
+
+    @case.command(name="withdraw", description=ls("call.withdraw.description"), extras={"cooldown": "case"})
+    @app_commands.rename(case_id="id")
+    @app_commands.describe(case_id=ls("case.id.description"))
+    async def withdraw(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        await ack.send(interaction, await calling.withdraw(self.bot, interaction, case, lang), ephemeral=True)
+
+    @case.command(name="reveal", description=ls("call.reveal.description"), extras={"cooldown": "case"})
+    @app_commands.rename(case_id="id")
+    @app_commands.describe(case_id=ls("case.id.description"))
+    async def reveal(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20]) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        await ack.send(interaction, await calling.reveal(self.bot, interaction, case, lang), ephemeral=True)
+
+    @case.command(name="outcome", description=ls("call.outcome.description"), extras={"cooldown": "case"})
+    @app_commands.rename(case_id="id", outcome="text")
+    @app_commands.describe(case_id=ls("case.id.description"), outcome=ls("call.outcome_text.description"),
+                           vote=ls("call.vote.description"))
+    async def outcome(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20],
+                      outcome: app_commands.Range[str, 1, calling.OUTCOME_MAX], vote: bool = False) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        message = await calling.record_outcome(self.bot, interaction, case, outcome, lang, vote=vote)
+        await ack.send(interaction, message, ephemeral=True)
+
+    @case.command(name="mark", description=ls("call.mark.description"), extras={"cooldown": "case"})
+    @app_commands.rename(case_id="id", number="call")
+    @app_commands.describe(case_id=ls("case.id.description"), number=ls("call.number.description"),
+                           mark=ls("call.mark_choice.description"))
+    @app_commands.choices(mark=MARK_CHOICES)
+    async def mark(self, interaction: discord.Interaction[Any], case_id: app_commands.Range[str, 1, 20],
+                   number: app_commands.Range[int, 1, 1000], mark: str) -> None:
+        lang = await self._lang(interaction)
+        case = await load_case(self.bot, interaction, case_id, lang)
+        message = await calling.mark_call(self.bot, interaction, case, number, mark, lang)
+        await ack.send(interaction, message, ephemeral=True)
+
+    @case.command(name="record", description=ls("call.record.description"), extras={"cooldown": "case"})
+    @app_commands.describe(member=ls("call.member.description"), scope=ls("call.scope.description"))
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def record(self, interaction: discord.Interaction[Any], member: discord.User | None = None,
+                     scope: str = "mine") -> None:
+        lang = await self._lang(interaction)
+        embed = await call_record(self.bot, interaction, None if member is None else member.id, scope == "server", lang)
+        await ack.send(interaction, embed=embed, ephemeral=True)
+
     @case.command(name="export", description=ls("case.export.description"), extras={"cooldown": "export"})
     @app_commands.describe(part=ls("case.part.description"))
     async def export(self, interaction: discord.Interaction[Any],
@@ -135,14 +214,26 @@ class Casebook(commands.Cog):
 
     def _walk(self, interaction: discord.Interaction[Any]) -> Walk:
         """The pages of the caller's export: the cases they may see here (bot.casebook.seen), each
-        with its notes, newest first from below a seq."""
+        with its notes and calls, newest first from below a seq."""
 
         async def pages(before: int | None) -> AsyncIterator[Page]:
             async for cases in visible_cases(self.bot, interaction, before):
+                ids = [c.id for c in cases]
                 notes: dict[str, list[CaseNote]] = {}
-                for note in await self.bot.store.case_notes([c.id for c in cases]):
+                for note in await self.bot.store.case_notes(ids):
                     notes.setdefault(note.case_id, []).append(note)
-                yield [(case, notes.get(case.id, [])) for case in cases]
+                calls = await kept(ids)
+                yield [(case, notes.get(case.id, []), on) for case, on in zip(cases, calls, strict=True)]
+
+        async def kept(ids: list[str]) -> list[Calls]:
+            """Each case's calls as the caller may see them, and its outcome (bot.casebook.calls)."""
+            found: dict[str, list[Call]] = {}
+            for call in await self.bot.store.calls_on_cases(ids):
+                found.setdefault(call.case_id, []).append(call)
+            outcomes = await self.bot.store.outcomes_of(ids)
+            now, viewer = int(self.bot.clock().timestamp()), interaction.user.id
+            return [Calls(tuple((c, calling.shown(c, outcomes.get(i), viewer, now)) for c in found.get(i, [])),
+                          outcomes.get(i)) for i in ids]
 
         return pages
 

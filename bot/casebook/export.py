@@ -28,12 +28,13 @@ from typing import IO, Any
 from zoneinfo import ZoneInfo
 
 from bot.core.worker import off_loop
-from bot.store import Bad, Case, CaseNote, school_options, stored_text
+from bot.store import Bad, Call, Case, CaseNote, Outcome, iso_utc, school_options, stored_text
 
-__all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Page", "Plan", "Walk", "part_files", "plan"]
+__all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Calls", "Page", "Plan", "Walk", "part_files", "plan"]
 
 EXPORT_FIELDS = ("id", "created_at", "guild_id", "channel_id", "author_id", "private", "instant", "zone",
-                 "day", "yuejiang", "hour", "school", "question", "matter", "birth_year", "sex", "notes")
+                 "day", "yuejiang", "hour", "school", "question", "matter", "birth_year", "sex", "notes", "calls",
+                 "outcome")
 JSON_NAME = "liuren-cases.json"
 CSV_NAME = "liuren-cases.csv"
 _STAMP = (1980, 1, 1, 0, 0, 0)  # the ZIP entries' time: the same cases give the same bytes
@@ -41,7 +42,18 @@ _ZIP_OVERHEAD = 1024  # bytes of a ZIP of two files beyond their compressed data
 _ROW_OVERHEAD = 16  # a row's separators in the JSON and the CSV
 _BOM = "\ufeff"  # the CSV opens as UTF-8 in spreadsheet programs
 
-Page = Sequence[tuple[Case, Sequence[CaseNote]]]  # cases, newest first, each with its notes
+
+
+@dataclass(frozen=True, slots=True)
+class Calls:
+    """A case's calls as the exporting member may see them (each with whether its text is shown to
+    them: their own, or revealed), and its outcome."""
+
+    calls: Sequence[tuple[Call, bool]] = ()
+    outcome: Outcome | None = None
+
+
+Page = Sequence[tuple[Case, Sequence[CaseNote], Calls]]  # cases, newest first, each with its notes and calls
 Walk = Callable[[int | None], AsyncIterator[Page]]  # the pages below a seq (None: from the newest)
 
 
@@ -64,7 +76,28 @@ def _stored(value: datetime | ZoneInfo | Bad | None) -> str | None:
     return None if value is None else stored_text(value)
 
 
-def _row(case: Case, notes: Sequence[CaseNote], viewer: int) -> dict[str, Any]:
+def _call(number: int, call: Call, shown: bool) -> dict[str, Any]:
+    """A call as exported: its fingerprint's inputs in full (docs/usage.md, "Calls"), or, hidden from
+    the exporting member, only that it was made; withdrawn, without its text."""
+    row: dict[str, Any] = {
+        "number": number, "author_id": None if call.author_id is None else str(call.author_id),
+        "made_at": iso_utc(call.made_at), "due_at": None if call.due_at is None else iso_utc(call.due_at),
+    }
+    if call.text is None:
+        return {**row, "withdrawn": True}
+    if not shown:
+        return {**row, "hidden": True}
+    return {**row, "text": call.text, "fingerprint": call.fingerprint, "mark": call.mark}
+
+
+def _outcome(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"revealed_at": None if outcome.revealed_at is None else iso_utc(outcome.revealed_at),
+            "text": outcome.text, "decided_at": None if outcome.decided_at is None else iso_utc(outcome.decided_at)}
+
+
+def _row(case: Case, notes: Sequence[CaseNote], calls: Calls, viewer: int) -> dict[str, Any]:
     own = case.author_id == viewer
     return {
         "id": case.id, "created_at": datetime.fromtimestamp(case.created_at, UTC).isoformat(),
@@ -77,6 +110,8 @@ def _row(case: Case, notes: Sequence[CaseNote], viewer: int) -> dict[str, Any]:
         "birth_year": case.birth_year if own else None, "sex": case.sex if own else None,
         "notes": [{"author_id": str(n.author_id), "created_at": datetime.fromtimestamp(n.created_at, UTC).isoformat(),
                    "edited": n.edited_at is not None, "text": n.body} for n in notes],
+        "calls": [_call(number, call, shown) for number, (call, shown) in enumerate(calls.calls, start=1)],
+        "outcome": _outcome(calls.outcome),
     }
 
 
@@ -97,6 +132,8 @@ def _csv_row(row: dict[str, Any]) -> str:
         **row, "private": int(row["private"]),
         "school": json.dumps(row["school"], ensure_ascii=False, sort_keys=True),
         "notes": json.dumps(row["notes"], ensure_ascii=False),
+        "calls": json.dumps(row["calls"], ensure_ascii=False),
+        "outcome": "" if row["outcome"] is None else json.dumps(row["outcome"], ensure_ascii=False),
     })
     return out.getvalue()
 
@@ -104,8 +141,8 @@ def _csv_row(row: dict[str, Any]) -> str:
 def _encoded(page: Page, viewer: int) -> list[tuple[int, str, str]]:
     """Each case of the page: its seq, its JSON (as in the file) and its CSV line."""
     out = []
-    for case, notes in page:
-        row = _row(case, notes, viewer)
+    for case, notes, calls in page:
+        row = _row(case, notes, calls, viewer)
         out.append((case.seq, _json_row(row), _csv_row(row)))
     return out
 
@@ -115,8 +152,8 @@ def _measured(page: Page, viewer: int) -> list[tuple[int, int, int]]:
     (its JSON compressed alone, counted twice for the CSV: an over-estimate, so a part made to
     the estimate fits)."""
     out = []
-    for case, notes in page:  # one row's text at a time, not the page's
-        row = _row(case, notes, viewer)
+    for case, notes, calls in page:  # one row's text at a time, not the page's
+        row = _row(case, notes, calls, viewer)
         data = _json_row(row).encode()
         plain = len(data) + 2 + len(_csv_row(row).encode())
         out.append((case.seq, plain, 2 * len(zlib.compress(data, 1)) + _ROW_OVERHEAD))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .call_values import MARKS, Call, Mark, Outcome, fingerprint, iso_utc
 from .driver import Driver, StoreUnavailable
 from .forms import LANGUAGES, Bad, Language, decoded, school_from_json, school_json, school_options, stored_text
 from .location import APP_NAME, Location, default_location
@@ -37,7 +38,9 @@ from .values import (
 __all__ = [
     "APP_NAME",
     "LANGUAGES",
+    "MARKS",
     "Bad",
+    "Call",
     "Case",
     "CaseNote",
     "Claimed",
@@ -45,7 +48,9 @@ __all__ = [
     "GuildOptions",
     "Language",
     "Location",
+    "Mark",
     "NewCase",
+    "Outcome",
     "Profile",
     "QuizAnswer",
     "QuizRow",
@@ -59,8 +64,10 @@ __all__ = [
     "decoded",
     "default_location",
     "epoch",
+    "fingerprint",
     "from_epoch",
     "held",
+    "iso_utc",
     "normalize_case_id",
     "open_store",
     "school_from_json",

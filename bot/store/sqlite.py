@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from . import sql as q
+from .calls import ERASING
 from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
@@ -146,8 +147,8 @@ def reads(statement: str) -> bool:
 
 
 def erases(statement: str) -> bool:
-    """The statement removes personal data: a DELETE, or the birth data of cases forgotten."""
-    return statement.lstrip()[:6].upper() == "DELETE" or statement == q.FORGET_BIRTH
+    """The statement removes personal data: a DELETE, the birth data of cases forgotten, a call's text."""
+    return statement.lstrip()[:6].upper() == "DELETE" or statement == q.FORGET_BIRTH or statement in ERASING
 
 
 class SqliteDriver:

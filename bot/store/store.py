@@ -21,6 +21,7 @@ from itertools import chain
 from . import keys
 from . import sql as q
 from .batch import Batched
+from .calls import Calls, case_steps, member_steps
 from .deadline import deadlined
 from .driver import Driver, Params, Rows
 from .forms import stored_text
@@ -56,7 +57,7 @@ def storable(value: str | None) -> None:
 
 
 @deadlined
-class Store(Quizzes):
+class Store(Quizzes, Calls):
     """What the bot keeps. Every method is safe to call from the event loop, and answers within
     ``deadline.DEADLINE`` seconds of being called (else StoreUnavailable: bot.store.deadline)."""
 
@@ -254,8 +255,9 @@ class Store(Quizzes):
         return tuple(case_of(r) for r in await self.driver.fetch(q.BY_AUTHOR, (author_id, limit, offset)))
 
     async def delete_case(self, case_id: str) -> bool:
-        """Delete a case and its notes (one transaction); False when there was no such case."""
-        _, gone = await self.driver.transaction([(q.DELETE_CASE_NOTES, (case_id,)), (q.DELETE_CASE, (case_id,))])
+        """Delete a case, its notes, its calls and its outcome (one transaction); False when there was no such case."""
+        *_, gone = await self.driver.transaction([*case_steps(case_id), (q.DELETE_CASE_NOTES, (case_id,)),
+                                                  (q.DELETE_CASE, (case_id,))])
         return gone == 1
 
     async def add_note(self, case_id: str, author_id: int, body: str, at: int, *, limit: int | None = None,
@@ -318,10 +320,11 @@ class Store(Quizzes):
         return gone == 1
 
     async def delete_user_cases(self, user_id: int) -> int:
-        """Delete every case the user authored, the notes on them and every note the user wrote;
-        returns how many cases (one transaction)."""
-        _, gone, *_ = await self.driver.transaction([
-            (q.DELETE_USER_NOTES, (user_id, user_id)), (q.DELETE_USER_CASES, (user_id,)),
+        """Delete every case the user authored, the notes, calls and outcomes on them, every note the
+        user wrote and their calls (one seen by others stays as withdrawn: bot.store.calls); returns
+        how many cases (one transaction)."""
+        *_, gone, _, _ = await self.driver.transaction([
+            *member_steps(user_id), (q.DELETE_USER_NOTES, (user_id, user_id)), (q.DELETE_USER_CASES, (user_id,)),
             (keys.DROP_CASE_KEY, (user_id,)), (keys.PRUNE_KEYS, (user_id,)),
         ])
         await self._member_keys.rewrite()
