@@ -67,8 +67,9 @@ _DRAWING: dict[tuple[object, ...], asyncio.Future[Picture]] = {}  # the pictures
 
 
 def chart_of(case: Case) -> Chart:
-    """The case's chart, cast again from its stored inputs and stored school options."""
-    school = school_from_json(case.school)
+    """The case's chart, cast again from its stored inputs and stored school options (a case keeps
+    no place, so the options that read the sun fall back to the clock's)."""
+    school = school_from_json(case.school).by_the_clock()
     if case.instant is not None and case.zone is not None:
         return engine.cast(datetime.fromisoformat(case.instant), case.zone, school=school)
     if case.day is None or case.yuejiang is None or case.hour is None:
