@@ -8,13 +8,16 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import engine
+from bot.casebook.present import schools_text
 from bot.core.words import text
 from bot.store import school_from_json, school_json
+from engine.alternatives import alternatives
 from engine.school import School
 from engine.sun import Place
 from testkit.discord_standin import MEMBER_PERMISSIONS, Callback, DiscordStandIn
 from tests.conftest import StartBot
-from texts.alternatives import option_words, summary_line
+from tests.test_casebook_e2e import message_of, press
+from texts.alternatives import alternative_line, option_words, summary_line
 from texts.place import parse_place
 from texts.words import text as texts_word
 
@@ -25,6 +28,12 @@ URUMQI = {"when": "2026-03-01 13:20", "tz": "Asia/Shanghai", "place": "ウルム
 
 def clock() -> datetime:
     return NOW
+
+
+def warm() -> None:
+    """Read the gazetteer before the bot does (about a second, more on a busy machine), so a reply
+    is not deferred past the stand-in's wait by the first read; the bot shares this process's copy."""
+    parse_place("Tokyo")
 
 
 def description(callback: Callback) -> str:
@@ -55,6 +64,7 @@ def test_the_sun_options_are_stored_and_read_back() -> None:
 async def test_apparent_solar_time_at_urumqi_gives_si_and_says_the_clock_gives_wei(
     standin: DiscordStandIn, start_bot: StartBot
 ) -> None:
+    warm()
     await start_bot(clock=clock)
     at = datetime(2026, 3, 1, 13, 20, tzinfo=ZoneInfo("Asia/Shanghai"))
     clocked = engine.cast(at)
@@ -72,6 +82,18 @@ async def test_apparent_solar_time_at_urumqi_gives_si_and_says_the_clock_gives_w
     # Without a place the school cannot read the sun: a clear answer, not a clock chart.
     refused = await standin.slash("cast", {"when": "2026-03-01 13:20", "tz": "Asia/Shanghai"})
     assert ephemeral(refused) == text("error.place.needed", "ja", options=option_words("hour_by", "apparent", "ja"))
+    # The button under it answers every alternative, line by line, at the chart's place (kept in its id).
+    button = next(c for row in reply.data["components"] for c in row["components"]
+                  if c.get("custom_id", "").startswith("lr:o:"))
+    assert button["label"] == text("button.schools", "ja") and button["custom_id"].endswith(
+        f":{place.lat:.6f},{place.lon:.6f}")
+    details = ephemeral(await press(standin, message_of(standin, reply), button["custom_id"]))
+    assert details == schools_text(chart, "ja") and alternative_line(alternatives(chart)[0], "ja") in details
+    assert texts_word("sun.hour_differs", "ja", clock_hour="未", hour="巳") in details
+    # /case show lists them too (a case keeps no place: the chart by the clock, its alternatives).
+    case_id = reply.embeds[0]["footer"]["text"].rsplit(" ", 1)[-1]
+    shown_case = await standin.slash("case show", {"id": case_id})
+    assert any(e.get("description") == schools_text(clocked, "ja") for e in shown_case.embeds), shown_case.embeds
     shown_settings = ephemeral(await standin.slash("settings show", {}, member_permissions=ADMIN))
     assert option_words("hour_by", "apparent", "ja") in shown_settings
 
@@ -79,6 +101,7 @@ async def test_apparent_solar_time_at_urumqi_gives_si_and_says_the_clock_gives_w
 async def test_a_place_brings_its_zone_and_names_resolve_in_three_scripts(
     standin: DiscordStandIn, start_bot: StartBot
 ) -> None:
+    warm()
     await start_bot(clock=clock)
     for name in ("ウルムチ", "乌鲁木齐", "Urumqi"):
         reply = await standin.slash("cast", {"when": "2026-03-01 13:20", "place": name, "image": False})
@@ -89,6 +112,7 @@ async def test_a_place_brings_its_zone_and_names_resolve_in_three_scripts(
 async def test_an_ambiguous_and_an_unknown_place_get_clear_answers(
     standin: DiscordStandIn, start_bot: StartBot
 ) -> None:
+    warm()
     await start_bot(clock=clock)
     ambiguous = ephemeral(await standin.slash("cast", {"place": "Springfield"}, locale="en-US"))
     assert ambiguous.startswith("❌ “Springfield” names ") and "(US)" in ambiguous and "Springfield, US" in ambiguous
@@ -108,8 +132,27 @@ async def test_every_chart_says_which_school_options_change_it(standin: DiscordS
     reply = await standin.slash("cast", {"when": "now", "tz": "Asia/Tokyo", "image": False})
     chart = engine.cast(NOW, "Asia/Tokyo")
     assert f"-# {summary_line(chart, 'ja')}" in description(reply)
+    # Under a default chart no button is added: the lines follow the reasons behind 理由.
+    ids = [c["custom_id"] for row in reply.data["components"] for c in row["components"]]
+    assert not any(i.startswith("lr:o:") for i in ids)
+    why = ephemeral(await press(standin, message_of(standin, reply), next(i for i in ids if i.startswith("lr:c:why:"))))
+    assert schools_text(chart, "ja") in why
     classical = await standin.slash("chart", {"day": "丁卯", "yuejiang": "未", "hour": "午", "image": False})
     assert f"-# {texts_word('alt.none', 'ja')}" in description(classical)
     # A place with the default school: the chart is the clock's, the place's options are tried.
     placed = engine.cast(NOW, "Asia/Tokyo", place=Place(35.6895, 139.6917))
     assert placed.transmissions.branches == chart.transmissions.branches and placed.hour == chart.hour
+
+
+def test_a_late_hour_says_its_own_alternatives_not_the_rest_of_its_hours() -> None:
+    """23:30 and 00:30 are one 時 (子), but only the first can change the day under the other rule:
+    a reply kept for one is not the other's."""
+    from bot.reply.kept import remembered_reply
+
+    zone = ZoneInfo("Asia/Tokyo")
+    late, early = engine.cast(datetime(2026, 5, 1, 23, 30, tzinfo=zone)), engine.cast(datetime(2026, 5, 2, 0, 30,
+                                                                                               tzinfo=zone))
+    assert late.hour == early.hour and late.day == early.day
+    assert summary_line(late, "en") != summary_line(early, "en")
+    for chart in (late, early):
+        assert f"-# {summary_line(chart, 'en')}" in str(remembered_reply(chart, locale="en").embeds[0].description)

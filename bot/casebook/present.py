@@ -27,8 +27,10 @@ from bot.reply.limits import EMBED_TOTAL_MAX
 from bot.store import Case, CaseNote, NewCase, Profile, normalize_case_id, school_from_json
 from engine import Chart
 from engine.facts import Facts
+from engine.sun import Place
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
+from texts.alternatives import alternative_lines, sun_lines
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import choose
 from texts.matters.values import answer
@@ -54,6 +56,7 @@ __all__ = [
     "neighbour",
     "note_lines",
     "picture_for",
+    "schools_text",
     "source_pages",
     "stamp",
     "why_text",
@@ -66,12 +69,16 @@ Scope = Literal["mine", "server"]
 _DRAWING: dict[tuple[object, ...], asyncio.Future[Picture]] = {}  # the pictures being drawn, each awaited by its casts
 
 
-def chart_of(case: Case) -> Chart:
-    """The case's chart, cast again from its stored inputs and stored school options (a case keeps
-    no place, so the options that read the sun fall back to the clock's)."""
-    school = school_from_json(case.school).by_the_clock()
+def chart_of(case: Case, place: Place | None = None) -> Chart:
+    """The case's chart, cast again from its stored inputs and stored school options, at ``place``
+    when given (a case keeps no place: without one the options that read the sun take the clock's)."""
+    school = school_from_json(case.school)
     if case.instant is not None and case.zone is not None:
-        return engine.cast(datetime.fromisoformat(case.instant), case.zone, school=school)
+        at = datetime.fromisoformat(case.instant)
+        if place is not None:
+            return engine.cast(at, case.zone, school=school, place=place)
+        return engine.cast(at, case.zone, school=school.by_the_clock())
+    school = school.by_the_clock()
     if case.day is None or case.yuejiang is None or case.hour is None:
         raise ValueError(f"case {case.id} has neither an instant nor the classical inputs")
     return engine.cast_classical(case.day, case.yuejiang, case.hour, school=school)
@@ -194,9 +201,17 @@ async def history_page(bot: LiurenBot, interaction: discord.Interaction[Any], sc
     return found[:HISTORY_PAGE], len(found) > HISTORY_PAGE
 
 
+def schools_text(chart: Chart, lang: Lang) -> str:
+    """The other schools' charts, one line each (or the line saying none differs), after what the
+    sun said at the chart's place when it was read at one (texts.alternatives)."""
+    lines = [] if chart.sun is None else sun_lines(chart.sun, lang)
+    return "\n".join((*lines, *alternative_lines(chart, lang, indent="• ")))
+
+
 def why_text(chart: Chart, lang: Lang) -> str:
-    """The reasons for the three transmissions, one per line, in the reader's language."""
-    return "\n".join(f"• {explain(w, lang)}" for w in chart.transmissions.trace)
+    """The reasons for the three transmissions, one per line, in the reader's language; then the
+    other schools' charts (``schools_text``)."""
+    return "\n".join((*(f"• {explain(w, lang)}" for w in chart.transmissions.trace), "", schools_text(chart, lang)))
 
 
 def source_pages(chart: Chart, known: Facts | None, lang: Lang, *, question: str | None = None,
