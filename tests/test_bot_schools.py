@@ -144,15 +144,16 @@ async def test_every_chart_says_which_school_options_change_it(standin: DiscordS
     assert placed.transmissions.branches == chart.transmissions.branches and placed.hour == chart.hour
 
 
-def test_a_late_hour_says_its_own_alternatives_not_the_rest_of_its_hours() -> None:
-    """23:30 and 00:30 are one 時 (子), but only the first can change the day under the other rule:
-    a reply kept for one is not the other's."""
+def test_a_reply_kept_for_a_chart_is_not_the_same_minute_read_at_a_place() -> None:
+    """Replies are kept per 時; a chart read at a place says what the sun said and tries the sun's
+    options, so it never takes the reply kept for the same minute without one."""
     from bot.reply.kept import remembered_reply
 
-    zone = ZoneInfo("Asia/Tokyo")
-    late, early = engine.cast(datetime(2026, 5, 1, 23, 30, tzinfo=zone)), engine.cast(datetime(2026, 5, 2, 0, 30,
-                                                                                               tzinfo=zone))
-    assert late.hour == early.hour and late.day == early.day
-    assert summary_line(late, "en") != summary_line(early, "en")
-    for chart in (late, early):
-        assert f"-# {summary_line(chart, 'en')}" in str(remembered_reply(chart, locale="en").embeds[0].description)
+    at = datetime(2026, 3, 1, 13, 20, tzinfo=ZoneInfo("Asia/Shanghai"))
+    plain = engine.cast(at)
+    placed = engine.cast(at, place=Place(43.825, 87.6))
+    assert summary_line(plain, "en") != summary_line(placed, "en")  # the hour by the sun would change it
+    for chart in (plain, placed):
+        shown = str(remembered_reply(chart, locale="en").embeds[0].description)
+        assert f"-# {summary_line(chart, 'en')}" in shown
+    assert texts_word("sun.place", "en", place=str(Place(43.825, 87.6))) in shown
