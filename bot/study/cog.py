@@ -8,6 +8,7 @@ casebook and shows it from the chart just cast. Errors a user can fix become ``R
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -85,14 +86,14 @@ class Study(commands.Cog):
     ) -> None:
         # Cast once, saved in the casebook with the school options in force and the caller's birth
         # data, then shown from that chart, as /case show shows the saved case later.
-        located, zoned = None, False
-        if place is not None:  # a place without tz brings its own zone (docs/rules.md §10.2)
-            located = await resolve_place(place, (await resolve(self.bot, interaction)).lang)
-            if tz is None:
-                tz = await place_zone(located)
-                zoned = tz is not None
         reader = await resolve(self.bot, interaction, tz=tz, with_zone=True)
         lang = reader.lang
+        located, zoned = None, False
+        if place is not None:  # a place without tz brings its own zone (docs/rules.md §10.2)
+            located = await resolve_place(place, lang)
+            own = await place_zone(located) if tz is None else None
+            if own is not None:
+                reader, zoned = replace(reader, zone=own, zone_source="given"), True
         question = plain_text(question, lang, limit=QUESTION_MAX, option="question")  # NUL, length
         moment = reader.moment(when, self.bot.clock())
         case, chart = await record_cast(self.bot, interaction, reader, moment, question=question, matter=matter,
