@@ -409,7 +409,7 @@ def test_the_glossary_and_the_rules_are_written_for_each_languages_readers(site:
 def test_languages_of_the_build_can_be_chosen(tmp_path: Path) -> None:
     summary = build(tmp_path, ["en"], days=parse_days("甲子"), progress=lambda _: None)
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["assets", "en"]
-    assert summary.pages == 1 + 5 + len(corpus().units) + 24
+    assert summary.pages == 1 + 6 + len(corpus().units) + 24  # root; index, search, corpus, rules, glossary, schools
     lang: Lang = "en"
     assert (tmp_path / chart_path(cast_classical("甲子", "子", "子"), lang)).is_file()
 

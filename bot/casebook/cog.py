@@ -80,7 +80,7 @@ class Casebook(commands.Cog):
         case = await load_case(self.bot, interaction, case_id, reader.lang)
         notes = await self.bot.store.case_notes([case.id])
         await send_case(interaction, case, reader.lang, image=reader.wants_image(), ephemeral=case.private,
-                        notes=notes)
+                        notes=notes, schools=True)  # and every other school's chart, line by line
 
     @case.command(name="note", description=ls("case.note.description"), extras={"cooldown": "case"})
     @app_commands.rename(case_id="id", note="text", number="edit")

@@ -28,8 +28,10 @@ from bot.store import Bad, Case, CaseNote, NewCase, Profile, decoded, normalize_
 from engine import Chart
 from engine.facts import Facts
 from engine.school import School
+from engine.sun import Place
 from engine.symbols import BRANCHES, Branch, parse_branch
 from engine.terms import General
+from texts.alternatives import alternative_lines, sun_lines
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import choose
 from texts.matters.values import answer
@@ -55,6 +57,7 @@ __all__ = [
     "neighbour",
     "note_lines",
     "picture_for",
+    "schools_text",
     "source_pages",
     "stamp",
     "stored_inputs",
@@ -75,11 +78,15 @@ def stored_inputs(case: Case) -> tuple[datetime | None, ZoneInfo | None, School]
             decoded(case.school, f"case {case.id}'s school"))
 
 
-def chart_of(case: Case) -> Chart:
-    """The case's chart, cast again from its stored inputs and stored school options."""
+def chart_of(case: Case, place: Place | None = None) -> Chart:
+    """The case's chart, cast again from its stored inputs and stored school options, at ``place``
+    when given (a case keeps no place: without one the options that read the sun take the clock's)."""
     instant, zone, school = stored_inputs(case)
     if instant is not None and zone is not None:
-        return engine.cast(instant, zone.key, school=school)
+        if place is not None:
+            return engine.cast(instant, zone.key, school=school, place=place)
+        return engine.cast(instant, zone.key, school=school.by_the_clock())
+    school = school.by_the_clock()
     if case.day is None or case.yuejiang is None or case.hour is None:
         raise ValueError(f"case {case.id} has neither an instant nor the classical inputs")
     return engine.cast_classical(case.day, case.yuejiang, case.hour, school=school)
@@ -203,9 +210,17 @@ async def history_page(bot: LiurenBot, interaction: discord.Interaction[Any], sc
     return found[:HISTORY_PAGE], len(found) > HISTORY_PAGE
 
 
+def schools_text(chart: Chart, lang: Lang) -> str:
+    """The other schools' charts, one line each (or the line saying none differs), after what the
+    sun said at the chart's place when it was read at one (texts.alternatives)."""
+    lines = [] if chart.sun is None else sun_lines(chart.sun, lang)
+    return "\n".join((*lines, *alternative_lines(chart, lang, indent="• ")))
+
+
 def why_text(chart: Chart, lang: Lang) -> str:
-    """The reasons for the three transmissions, one per line, in the reader's language."""
-    return "\n".join(f"• {explain(w, lang)}" for w in chart.transmissions.trace)
+    """The reasons for the three transmissions, one per line, in the reader's language; then the
+    other schools' charts (``schools_text``)."""
+    return "\n".join((*(f"• {explain(w, lang)}" for w in chart.transmissions.trace), "", schools_text(chart, lang)))
 
 
 def source_pages(chart: Chart, known: Facts | None, lang: Lang, *, question: str | None = None,

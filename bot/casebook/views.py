@@ -39,10 +39,12 @@ from .present import (
     neighbour,
     note_lines,
     picture_for,
+    schools_text,
     source_pages,
     why_text,
 )
 from .privacy import birth_embed, known_for, plain_text, seen_alone
+from .schools import SchoolsButton, schools_row
 
 __all__ = [
     "DYNAMIC_ITEMS",
@@ -133,10 +135,10 @@ def case_view(case: Case, lang: Lang, link: SiteLink | None = None) -> ui.View:
 async def send_case(
     interaction: discord.Interaction[Any], case: Case, lang: Lang, *, zone_note: str | None = None,
     image: bool = True, theme: str = "dark", ephemeral: bool = False, notes: Sequence[CaseNote] = (),
-    chart: Chart | None = None,
+    chart: Chart | None = None, schools: bool = False,
 ) -> None:
     """The case's chart (``chart`` when just cast) as the interaction's reply (followups when it
-    needs more messages), with its picture, its notes and the buttons under it."""
+    needs more messages), with its picture, its notes, the other schools (``schools``) and its buttons."""
     alone = seen_alone(interaction, case, ephemeral)
     chart, reply = case_embeds(case, lang, zone_note=zone_note, chart=chart, alone=alone)
     embeds, sizes = reply.embeds, list(reply.sizes)
@@ -145,10 +147,16 @@ async def send_case(
         # Right under the chart's first embed, so the notes are in the first message with it.
         embeds.insert(1, discord.Embed(title=text("case.notes", lang), description=clip(body, 4000)))
         sizes.insert(1, len(embeds[1]))
+    if schools:  # /case show: every other school's chart, line by line
+        embeds.insert(1, discord.Embed(description=clip(schools_text(chart, lang), 4000)))
+        sizes.insert(1, len(embeds[1]))
     known = known_for(chart, case, alone)
     picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
     link = site_link(chart, lang, host_of(interaction).config.site_url)  # LIUREN_SITE_URL
-    await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=case_view(case, lang, link),
+    view = case_view(case, lang, link)
+    if (row := schools_row(case.id, chart, lang)) is not None:  # a reader who chose a school or a place
+        view = _Sent([*view.to_components(), row])
+    await send_reply(interaction, embeds, lang, ephemeral=ephemeral, picture=picture, view=view,
                      sizes=sizes)
     # A chart others see is read without birth data; its author alone is told what it decides.
     mine = birth_embed(chart, case, lang) if not alone and interaction.user.id == case.author_id else None
@@ -389,4 +397,4 @@ def wipe_view(user_id: int, lang: Lang) -> ui.View:
     return _stopped(view)
 
 
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (CaseButton, SourcePage, HistoryPage, WipeCases)
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (CaseButton, SourcePage, HistoryPage, WipeCases, SchoolsButton)

@@ -48,7 +48,7 @@ def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, schoo
     messages (blocking: run it in a thread). The zone comes parsed:
     the chart is cast from the local instant, so nothing here reads a zone name again."""
     local = at.astimezone(zone)
-    chart = engine.cast(local, school=school)
+    chart = engine.cast(local, school=school.by_the_clock())  # a schedule has no place: the clock's hour
     lang = language_of(locale)
     header = text("daily.post_header", lang, date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone.key)
     messages = group_messages(chart_embeds(chart, locale=locale))

@@ -29,6 +29,7 @@ from discord.utils import MISSING
 from bot.core.words import Lang, language_of, text, word
 from bot.store import Bad, QuizAnswer, QuizRow, Shards, Store, epoch, from_epoch
 from engine.school import DEFAULT_SCHOOL, School
+from texts.alternatives import option_words
 from texts.quiz import (
     Level,
     Question,
@@ -70,7 +71,7 @@ class QuizConfig:
 def _school_of(stored: School | Bad) -> School:
     if isinstance(stored, Bad):
         raise BrokenRound(f"unreadable school {stored.text!r}: {stored.why}")
-    return stored
+    return stored.by_the_clock()  # the classical charts have no moment and no place: the clock's hour
 
 
 def _clip(value: str, limit: int = DESCRIPTION_MAX) -> str:
@@ -264,6 +265,12 @@ class QuizService:
         lines: list[str] = []
         if right:
             lines.append(text("quiz.right_members", lang, members=_members(right)))
+        for split in q.splits:  # another school option's answer: half right, the option named
+            half = [a for a in wrong if 1 <= a.choice <= len(q.choices) and q.choices[a.choice - 1] == split.answer]
+            wrong = [a for a in wrong if a not in half]
+            if half:
+                lines.append(text("quiz.half_members", lang, option=option_words(split.option, split.value, lang),
+                                  members=_members(half)))
         if wrong:
             lines.append(text("quiz.wrong_members", lang, members=_members(wrong)))
         if not answers:
@@ -275,14 +282,21 @@ class QuizService:
         )
 
     async def _scores_embed(self, row: QuizRow, lang: Lang) -> discord.Embed:
-        totals: dict[int, list[int]] = {}
+        totals: dict[int, list[float]] = {}
+        try:
+            questions = await self.questions(row)
+        except BrokenRound:  # the round cannot be made again: whole answers only
+            questions = ()
         for a in await self.store.quiz_answers(row.id):
             right_asked = totals.setdefault(a.user_id, [0, 0])
-            right_asked[0] += a.correct
+            q = questions[a.question - 1] if 1 <= a.question <= len(questions) else None
+            half = q is not None and 1 <= a.choice <= len(q.choices) and q.credit(q.choices[a.choice - 1]) == 0.5
+            right_asked[0] += 1 if a.correct else 0.5 if half else 0  # a school split counts half this round
             right_asked[1] += 1
         ranked = sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))
         lines = [
-            text("quiz.final_line", lang, rank=rank, member=f"<@{user}>", score=render_score(right, asked, lang))
+            text("quiz.final_line", lang, rank=rank, member=f"<@{user}>",
+                 score=render_score(right, int(asked), lang))
             for rank, (user, (right, asked)) in enumerate(ranked, 1)
         ] or [text("quiz.nobody", lang)]
         return discord.Embed(title=text("quiz.final_title", lang), description=_clip("\n".join(lines)), colour=COLOUR)

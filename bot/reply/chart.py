@@ -17,6 +17,7 @@ from engine import Chart, School, Step
 from engine.facts import Facts
 from engine.terms import General
 from texts import render as chart_text
+from texts.alternatives import summary_line, sun_lines
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
 from texts.matters.sentences import unrecognised
@@ -209,6 +210,9 @@ def build_embeds(
     description_lines.extend(_moment_lines(chart, lang, zone_note))
     if (school := school_line(chart.school, lang)) is not None:  # a school other than the default, named
         description_lines.append(school)
+    if chart.sun is not None:  # the place, the solar time or sunrise used, and what the clock would say
+        description_lines.extend(f"-# {line}" for line in sun_lines(chart.sun, lang))
+    description_lines.append(f"-# {summary_line(chart, lang)}")  # the other schools, one line (docs/rules.md §10.1)
     if unread:
         description_lines.append(f"-# {unrecognised(lang, '`matter:`')}")  # the texts' own line, as the CLI's
     note = text("embed.translation_note", lang)

@@ -23,7 +23,9 @@ from bot.core.options import ServerZoneOption, guild_of
 from bot.core.reader import resolve
 from bot.core.words import Lang, as_lang, language_of, ls, text, word
 from bot.store import stored_text
-from engine.school import School
+from engine.alternatives import OPTION_VALUES
+from engine.school import DayNight, HourBy, School
+from texts.alternatives import option_words
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
 __all__ = ["Settings", "school_summary"]
 
 DAY_CHANGE_CHOICES = [Choice(name="23:00 (子初換日)", value="23"), Choice(name="00:00", value="0")]
+DAYNIGHT_CHOICES = [Choice(name="hours (卯–申 晝)", value="hours"), Choice(name="sun (sunrise–sunset)", value="sun")]
+HOUR_BY_CHOICES = [Choice(name=name, value=name) for name in ("clock", "mean", "apparent")]
+# What a raw request may send, read back to the engine's values (anything else leaves the option).
+DAYNIGHTS: dict[str, DayNight] = {"hours": "hours", "sun": "sun"}
+HOURS_BY: dict[str, HourBy] = {"clock": "clock", "mean": "mean", "apparent": "apparent"}
 NOBLE_CHOICES = [Choice(name="甲牛", value="甲牛"), Choice(name="甲羊", value="甲羊")]
 LANGUAGE_CHOICES = [*(Choice(name=name, value=name) for name in ("ja", "en", "zh-TW", "zh-CN")),
                     Choice(name="client", value="client")]
@@ -45,6 +52,9 @@ def school_summary(school: School, lang: Lang) -> str:
                       (school.maoxing_by_day, "maoxing")):
         if flag:
             parts.append(text(f"settings.school.{key}", lang))
+    for option in ("daynight", "hour_by"):  # the sun's options, named as the alternatives name them
+        if (value := getattr(school, option)) != OPTION_VALUES[option][0]:
+            parts.append(option_words(option, value, lang))
     return word("list.sep", lang).join(parts)
 
 
@@ -83,14 +93,17 @@ class Settings(commands.Cog):
         fuyin_repeat_clash=ls("settings.school.fuyin_repeat_clash.description"),
         shehai_depth_first=ls("settings.school.shehai_depth_first.description"),
         maoxing_by_day=ls("settings.school.maoxing_by_day.description"),
+        daynight=ls("settings.school.daynight.description"), hour_by=ls("settings.school.hour_by.description"),
         reset=ls("settings.school.reset.description"),
     )
-    @app_commands.choices(day_change=DAY_CHANGE_CHOICES, noble_table=NOBLE_CHOICES)
+    @app_commands.choices(day_change=DAY_CHANGE_CHOICES, noble_table=NOBLE_CHOICES, daynight=DAYNIGHT_CHOICES,
+                          hour_by=HOUR_BY_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings_school(
         self, interaction: discord.Interaction[Any], day_change: str | None = None, noble_table: str | None = None,
         fuyin_repeat_clash: bool | None = None, shehai_depth_first: bool | None = None,
-        maoxing_by_day: bool | None = None, reset: bool = False,
+        maoxing_by_day: bool | None = None, reset: bool = False, daynight: str | None = None,
+        hour_by: str | None = None,
     ) -> None:
         guild = guild_of(interaction)
         reader = await resolve(self.bot, interaction)
@@ -102,6 +115,8 @@ class Settings(commands.Cog):
             fuyin_repeat_clash=current.fuyin_repeat_clash if fuyin_repeat_clash is None else fuyin_repeat_clash,
             shehai_depth_first=current.shehai_depth_first if shehai_depth_first is None else shehai_depth_first,
             maoxing_by_day=current.maoxing_by_day if maoxing_by_day is None else maoxing_by_day,
+            daynight=DAYNIGHTS.get(daynight or "", current.daynight),
+            hour_by=HOURS_BY.get(hour_by or "", current.hour_by),
         )
         await self.bot.store.set_guild_options(guild.id, replace(options, school=school))
         await ack.send(

@@ -81,6 +81,8 @@ def school_options(school: School) -> dict[str, Any]:
         "fuyin_repeat_clash": school.fuyin_repeat_clash,
         "shehai_depth_first": school.shehai_depth_first,
         "maoxing_by_day": school.maoxing_by_day,
+        "daynight": school.daynight,
+        "hour_by": school.hour_by,
     }
 
 
@@ -106,6 +108,7 @@ def school_from_json(value: str | None) -> School:
         fuyin_repeat_clash=bool(data.get("fuyin_repeat_clash", base.fuyin_repeat_clash)),
         shehai_depth_first=bool(data.get("shehai_depth_first", base.shehai_depth_first)),
         maoxing_by_day=bool(data.get("maoxing_by_day", base.maoxing_by_day)),
+        **{k: data[k] for k in ("daynight", "hour_by") if k in data},  # the sun's options: School checks them
     )
 
 

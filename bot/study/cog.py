@@ -8,6 +8,7 @@ casebook and shows it from the chart just cast. Errors a user can fix become ``R
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -32,6 +33,7 @@ from texts.corpus import corpus
 from texts.when import parse_when
 
 from .message import ShareCase, cast_menu
+from .place import PLACE_MAX, place_choices, place_zone, resolve_place
 from .record import QUESTION_MAX, record_cast
 
 if TYPE_CHECKING:
@@ -64,7 +66,7 @@ class Study(commands.Cog):
     @app_commands.command(name="cast", description=ls("cast.description"),
                           extras={"cooldown": "cast"})  # per-user cooldown (bot.core.cooldowns)
     @app_commands.describe(
-        when=ls("cast.when.description"), tz=ls("cast.tz.description"),
+        when=ls("cast.when.description"), tz=ls("cast.tz.description"), place=ls("cast.place.description"),
         private=ls("cast.private.description"), question=ls("cast.question.description"),
         matter=ls("cast.matter.description"),
         image=ls("option.image.description"), theme=ls("option.theme.description"),
@@ -80,17 +82,32 @@ class Study(commands.Cog):
         matter: app_commands.Transform[str, MatterOption] | None = None,
         image: bool | None = None,
         theme: str = "dark",
+        place: app_commands.Range[str, 1, PLACE_MAX] | None = None,
     ) -> None:
         # Cast once, saved in the casebook with the school options in force and the caller's birth
         # data, then shown from that chart, as /case show shows the saved case later.
         reader = await resolve(self.bot, interaction, tz=tz, with_zone=True)
         lang = reader.lang
+        located, zoned = None, False
+        if place is not None:  # a place without tz brings its own zone (docs/rules.md §10.2)
+            located = await resolve_place(place, lang)
+            own = await place_zone(located) if tz is None else None
+            if own is not None:
+                reader, zoned = replace(reader, zone=own, zone_source="given"), True
         question = plain_text(question, lang, limit=QUESTION_MAX, option="question")  # NUL, length
         moment = reader.moment(when, self.bot.clock())
         case, chart = await record_cast(self.bot, interaction, reader, moment, question=question, matter=matter,
-                                        private=private)
-        await send_case(interaction, case, lang, zone_note=reader.zone_note(), image=reader.wants_image(image),
+                                        private=private, place=None if located is None else located.place)
+        note = text("embed.zone.place", lang) if zoned else reader.zone_note()
+        await send_case(interaction, case, lang, zone_note=note, image=reader.wants_image(image),
                         theme=theme, ephemeral=private, chart=chart)
+
+    @cast.autocomplete("place")
+    async def _place_suggestions(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Cities whose name (Japanese, Chinese or English) starts with what is typed."""
+        return await place_choices(current)
 
     @cast.autocomplete("when")
     async def _when_suggestions(
@@ -129,7 +146,7 @@ class Study(commands.Cog):
                     image: bool | None = None, theme: str = "dark") -> None:
         reader = await resolve(self.bot, interaction)
         question = plain_text(question, reader.lang, limit=QUESTION_MAX, option="question")  # NUL, length
-        school = reader.school
+        school = reader.school.by_the_clock()  # the classical inputs have no moment and no place
         result = engine.cast_classical(day, yuejiang, hour, school=school)
         case = await self.bot.store.add_case(NewCase(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, author_id=interaction.user.id,

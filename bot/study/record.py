@@ -10,9 +10,12 @@ import discord
 import engine
 from bot.core.errors import ReplyError
 from bot.core.reader import Reader
-from bot.core.words import text
+from bot.core.words import text, word
 from bot.store import Case, NewCase
 from engine import Chart
+from engine.alternatives import OPTION_VALUES
+from engine.sun import Place
+from texts.alternatives import option_words
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
@@ -23,12 +26,19 @@ QUESTION_MAX = 300  # characters of a question (declared by /cast; a longer mess
 
 
 async def record_cast(bot: LiurenBot, interaction: discord.Interaction[Any], reader: Reader, moment: datetime, *,
-                      question: str | None, matter: str | None, private: bool) -> tuple[Case, Chart]:
+                      question: str | None, matter: str | None, private: bool,
+                      place: Place | None = None) -> tuple[Case, Chart]:
     """The chart of ``moment`` (with the server's school options), saved in the casebook with the
     caller's birth data; a ReplyError in the reader's words for a moment the engine cannot cast.
-    ``reader`` is resolved with its zone (``resolve(..., with_zone=True)``)."""
+    ``reader`` is resolved with its zone (``resolve(..., with_zone=True)``). A school that reads the
+    sun (docs/rules.md §10.3–10.4) needs ``place``: without one, a ReplyError naming the options."""
+    school = reader.school
+    if place is None and school.needs_place:
+        options = [option_words(o, getattr(school, o), reader.lang) for o in ("daynight", "hour_by")
+                   if getattr(school, o) != OPTION_VALUES[o][0]]
+        raise ReplyError(text("error.place.needed", reader.lang, options=word("list.sep", reader.lang).join(options)))
     try:
-        chart = engine.cast(moment, school=reader.school)
+        chart = engine.cast(moment, school=school, place=place)
     except engine.CastError as error:
         raise ReplyError(text("error.chart", reader.lang, detail=error)) from None
     profile = reader.profile

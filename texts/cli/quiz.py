@@ -3,9 +3,10 @@
     liuren quiz --level medium --questions 5 --lang en --seed 7
 
 Each question shows the day, hour and 月将, the 四課 and the ring (never the 三伝 or the 課名),
-the prompt and numbered choices; an answer is a number or a choice's text. The reply says right or
-wrong and prints why (the engine's trace in the reader's language and the seed ¶ to read). ``q``
-or the end of input stops the round with the score so far; the score closes every round.
+the prompt and numbered choices; an answer is a number or a choice's text. The reply says right,
+half right (the answer under another school option, named) or wrong and prints why (the engine's
+trace in the reader's language and the seed ¶ to read). ``q`` or the end of input stops the round
+with the score so far; the score closes every round.
 
     >>> import io
     >>> out = io.StringIO()
@@ -31,9 +32,10 @@ QUIT = frozenset({"q", "quit", "exit", "ｑ"})
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """Right answers out of the questions answered (a question left by quitting is not counted)."""
+    """Right answers out of the questions answered (a question left by quitting is not counted);
+    another school option's answer counts half."""
 
-    right: int = 0
+    right: float = 0
     asked: int = 0
 
 
@@ -50,7 +52,8 @@ def play(
     A reply that names no choice is asked again (and not counted). ``q`` or the end of ``stdin``
     stops early. Always ends by writing the score line; returns the score.
     """
-    right = asked = 0
+    right: float = 0
+    asked = 0
     if title is not None:
         _say(stdout, title)
     for number, q in enumerate(questions, 1):
@@ -72,7 +75,7 @@ def play(
                 break
             _say(stdout, text("quiz.unknown", lang, count=len(q.choices)))
         asked += 1
-        right += q.is_right(choice)
+        right += q.credit(choice)  # a school split half
         _say(stdout, render_reveal(q, lang, choice))
     _say(stdout)
     _say(stdout, render_score(right, asked, lang))

@@ -1,7 +1,7 @@
 """What a screen reader says for the chart picture: the whole chart in one paragraph.
 
 It carries everything the picture shows (header, every ring cell, 四課, 三伝 with their marks),
-so a reader who cannot see the image loses nothing.
+so a reader who cannot see the image loses nothing, and ends with the other schools' line.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import classify
 from engine.symbols import BRANCHES
+from texts.alternatives import summary_line
 from texts.picture.shapes import hour_span, term
 from texts.words import Lang, solar_term, text
 from texts.words.explain import chart_name
@@ -79,6 +80,8 @@ def alt_text(chart: Chart, lang: Lang, known: Facts | None = None) -> str:
     school = school_line(chart.school, lang)
     if school is not None:
         described += text("picture.alt_school", lang, school=school)
+    # The other schools (docs/rules.md §10.1): the caption's line, as under every chart; the pixels keep to the chart.
+    described += text("picture.alt_school", lang, school=summary_line(chart, lang).rstrip(".。"))
     # A classical chart has no pillars: drop the empty sentence it would leave.
     described = described.replace("。。", "。").replace(". .", ".")
     # Every school option at once with a long zone name comes near Discord's limit: never past it.

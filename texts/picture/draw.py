@@ -117,13 +117,14 @@ def hour_key(chart: Chart) -> tuple[object, ...]:
     """What ``of_the_hour(chart)`` is made of, quicker to hash than the chart (which follows from its
     classical inputs and school) and made without building its moment; the offset apart, as a clock
     change's repeated hour has equal local times. Two charts of one key get one picture and one alt
-    text (only ``filename`` differs)."""
+    text (only ``filename`` differs). A chart read at a place is apart from every other (its reply says
+    what the sun said at that minute, and its other schools include the sun's options)."""
     m = chart.moment
     if m is None:
         return chart.day, chart.yuejiang, chart.hour, chart.school, None, None
     start = _hour_start(m)
     return (chart.day, chart.yuejiang, chart.hour, chart.school, m.zone, m.year, m.month, m.day, m.hour, m.yuejiang,
-            m.principal_term, m.sectional_term, start, start.utcoffset())
+            m.principal_term, m.sectional_term, start, start.utcoffset(), chart.sun)
 
 
 def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:

@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 
+from engine.alternatives import alternatives
 from engine.chart import Chart
 from engine.classical import classical_charts
 from engine.generals import place_generals
@@ -33,6 +34,7 @@ from texts.quiz.values import (
     Note,
     Prompt,
     Question,
+    Split,
     Topic,
     Word,
 )
@@ -158,6 +160,8 @@ def _ask_transmission(chart: Chart, kind: Kind, n: int, rng: random.Random) -> _
 
 def _ask_method(chart: Chart, n: int, rng: random.Random) -> _Asked:
     answer = chart.transmissions.method
+    # 渉害 as a method is the depth-count school option's: offered only where that school is on, or
+    # where it would take this chart (then half right: texts.quiz.values.Split).
     # 渉害 as a method is the depth-count school option's: never offered where that school is off.
     others = [m for m in Method if chart.school.shehai_depth_first or m is not Method.渉害]
     near = [m for m in NEIGHBOURS[answer] if m in others]
@@ -245,6 +249,35 @@ def _ask_spirit(chart: Chart, n: int, rng: random.Random) -> tuple[_Asked, tuple
     return asked, notes, units
 
 
+def _school_answer(chart: Chart, other: Chart, kind: Kind, prompt: Prompt) -> Answer | None:
+    """What ``other`` (the chart under another school option) answers to the question asked of
+    ``chart``; ``None`` where the question would not be the same there (a 中伝 asked after an 初伝 the
+    other school does not take)."""
+    t, u = chart.transmissions, other.transmissions
+    if kind is Kind.INITIAL:
+        return u.initial
+    if kind is Kind.MIDDLE:
+        return u.middle if u.initial == t.initial else None
+    if kind is Kind.FINAL:
+        return u.final if u.branches[:2] == t.branches[:2] else None
+    if kind is Kind.METHOD:
+        return u.method
+    if kind is Kind.GENERAL:
+        branch = dict(prompt.values)["branch"]
+        return other.generals.on(branch) if isinstance(branch, Branch) else None
+    return None  # 課体 and 類神 questions: no school split counted
+
+
+def _splits(chart: Chart, kind: Kind, prompt: Prompt, answer: Answer, wrong: tuple[Answer, ...]) -> tuple[Split, ...]:
+    """The wrong choices another school option gives as the answer, each once (its first option)."""
+    found: dict[Answer, Split] = {}
+    for alternative in alternatives(chart):
+        given = _school_answer(chart, alternative.chart, kind, prompt)
+        if given is not None and given != answer and given in wrong and given not in found:
+            found[given] = Split(alternative.option, alternative.value, given)
+    return tuple(found.values())
+
+
 def ask(chart: Chart, kind: Kind, rng: random.Random, *, choices: int = 4) -> Question:
     """A ``kind`` question about ``chart`` with ``choices`` choices (2–12), its answer the engine's.
 
@@ -276,7 +309,8 @@ def ask(chart: Chart, kind: Kind, rng: random.Random, *, choices: int = 4) -> Qu
         why = Explanation(notes=notes, units=tuple(dict.fromkeys(units)))
     order = [answer, *wrong]
     rng.shuffle(order)
-    return Question(kind, topic_of(chart), chart, prompt, answer, wrong, tuple(order), why)
+    splits = _splits(chart, kind, prompt, answer, wrong)
+    return Question(kind, topic_of(chart), chart, prompt, answer, wrong, tuple(order), why, splits)
 
 
 def kinds_for(chart: Chart, level: Level) -> tuple[tuple[Kind, int], ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.chart import Chart
 from engine.symbols import Branch
+from texts.alternatives import option_words
 from texts.corpus import corpus
 from texts.corpus.normalize import normalize
 from texts.corpus.shown import original, translation_lines
@@ -85,10 +86,15 @@ def explanation_lines(q: Question, lang: Lang) -> tuple[str, ...]:
 
 
 def render_verdict(q: Question, given: Answer, lang: Lang) -> str:
-    """Right or wrong, naming the answer (and its number)."""
+    """Right, half right (another school option's answer, the option named) or wrong, naming the
+    answer (and its number)."""
     answer = render_answer(q.answer, lang)
     if q.is_right(given):
         return text("quiz.right", lang, answer=answer, number=q.number)
+    split = q.split_of(given)
+    if split is not None:  # another school's answer: half right, the option named
+        return text("quiz.half", lang, given=render_answer(given, lang), answer=answer, number=q.number,
+                    option=option_words(split.option, split.value, lang))
     return text("quiz.wrong", lang, given=render_answer(given, lang), answer=answer, number=q.number)
 
 
@@ -150,6 +156,6 @@ def render_question(q: Question, lang: Lang, number: int | None = None, count: i
     return "\n".join(parts)
 
 
-def render_score(right: int, asked: int, lang: Lang) -> str:
-    """The score line: right answers out of questions answered."""
-    return text("quiz.score", lang, right=right, asked=asked)
+def render_score(right: float, asked: int, lang: Lang) -> str:
+    """The score line: right answers (a school split counting half) out of questions answered."""
+    return text("quiz.score", lang, right=f"{right:g}", asked=asked)

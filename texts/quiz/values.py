@@ -163,11 +163,22 @@ class Explanation:
 
 
 @dataclass(frozen=True, slots=True)
+class Split:
+    """Where the schools disagree (docs/rules.md §10.1): under ``option`` = ``value`` the answer is
+    ``answer``, one of the question's wrong choices; choosing it is half right."""
+
+    option: str
+    value: bool | str
+    answer: Answer
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """One question about one chart.
 
     ``answer`` is the engine's; ``wrong`` are distinct plausible choices, none equal to ``answer``;
-    ``choices`` is the order to present them in (``answer`` and every wrong choice, once each).
+    ``choices`` is the order to present them in (``answer`` and every wrong choice, once each);
+    ``splits`` the wrong choices another school option gives as the answer (half right).
     """
 
     kind: Kind
@@ -178,6 +189,7 @@ class Question:
     wrong: tuple[Answer, ...]
     choices: tuple[Answer, ...]
     explanation: Explanation
+    splits: tuple[Split, ...] = ()
 
     def __post_init__(self) -> None:
         kinds = {type(self.answer)} | {type(c) for c in self.choices}
@@ -187,6 +199,8 @@ class Question:
             raise ValueError(f"wrong choices {self.wrong} repeat or include the answer {self.answer!r}")
         if len(self.choices) != len(self.wrong) + 1 or set(self.choices) != {self.answer, *self.wrong}:
             raise ValueError(f"choices {self.choices} are not the answer and the wrong choices")
+        if any(s.answer not in self.wrong for s in self.splits):
+            raise ValueError(f"a school's answer {self.splits} is not among the wrong choices {self.wrong}")
 
     @property
     def number(self) -> int:
@@ -196,3 +210,11 @@ class Question:
     def is_right(self, choice: Answer) -> bool:
         """True when ``choice`` is the answer (a choice of another kind never is)."""
         return type(choice) is type(self.answer) and choice == self.answer
+
+    def split_of(self, choice: Answer) -> Split | None:
+        """The school option under which ``choice`` is the answer, when another option gives it."""
+        return next((s for s in self.splits if type(choice) is type(s.answer) and choice == s.answer), None)
+
+    def credit(self, choice: Answer) -> float:
+        """1 for the answer, 0.5 for another school option's answer, else 0."""
+        return 1.0 if self.is_right(choice) else 0.5 if self.split_of(choice) is not None else 0.0

@@ -33,7 +33,7 @@ from texts.corpus import corpus
 from texts.picture.fonts import LICENCE_FILE, font_bytes
 from texts.picture.svg import FONT_FAMILY, theme_css
 from texts.reading import Reading, read
-from texts.site import charts, frame, pages, paths, reference, search
+from texts.site import charts, frame, pages, paths, reference, schools, search
 from texts.words import LANGS, Lang
 
 MARKER = ".liuren-site"
@@ -197,6 +197,7 @@ def build(
     put_file(f"{paths.ASSETS}/{LICENCE_FILE}", (resources.files("texts") / "fonts" / LICENCE_FILE).read_bytes())
 
     counts = {k: len(v) for k, v in quoting.items()}
+    options = schools.classical_alternatives()  # every classical chart's, once for every language
     put(pages.root_page(folders))
     for lang in chosen:
         built = built_all[lang]
@@ -205,6 +206,7 @@ def build(
         put(pages.corpus_index(lang, counts, built))
         put(reference.rules_page(lang, built))
         put(reference.glossary_page(lang, built))
+        put(schools.schools_page(lang, options, built))
         for unit in corpus().units:
             put(pages.unit_page(unit, lang, quoting[unit.id], built))
         terms = [t for _, group in reference.terms(lang) for t in group]

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 
+from engine.alternatives import alternatives
 from engine.chart import Chart, cast_classical
 from engine.classical import DAY_HOUR, NIGHT_HOUR, plate
 from engine.symbols import PILLARS
+from texts.alternatives import alternative_line
 from texts.corpus import Unit, corpus
 from texts.corpus.shown import original, seed_lines, shows_translation, translation, translation_marks
 from texts.corpus.translations import english
@@ -118,6 +120,17 @@ def _patterns(source: str, lang: Lang, reading: Reading) -> str:
     return '<ul class="inline">' + "".join(items) + "</ul>"
 
 
+def schools_section(source: str, chart: Chart, lang: Lang) -> str:
+    """One line per school option that changes the chart, or the line saying none does; and the
+    page of every option's changes."""
+    found = alternatives(chart)
+    items = ("".join(f"<li>{esc(alternative_line(a, lang))}</li>" for a in found) if found
+             else f"<li>{esc(text('alt.none', lang))}</li>")
+    link = f'<a href="{paths.href(source, paths.schools_path(lang))}">{esc(text("site.schools.title", lang))}</a>'
+    return (f'<section class="schools"><h2>{esc(text("site.schools.heading", lang))}</h2><ul>{items}</ul>'
+            f"<p>{link}</p></section>")
+
+
 def neighbours(chart: Chart) -> tuple[tuple[str, Chart], ...]:
     """The charts a page links to: the previous and next plate, the other of 晝/夜, the previous
     and next day (each with the same plate and time)."""
@@ -175,6 +188,7 @@ def chart_page(chart: Chart, lang: Lang, built: Built = None) -> Page:
         f'<section class="reading"><h2>{esc(text("site.chart.reading", lang))}</h2>'
         f'<p class="reading-title">{esc(text("reading.title", lang))}</p>{_reading(path, lang, reading)}</section>'
         f"{trace_html}"
+        f"{schools_section(path, chart, lang)}"
         f'<nav class="neighbours" aria-label="{attr(text("site.chart.neighbours", lang))}">'
         f'<h2>{esc(text("site.chart.neighbours", lang))}</h2><ul>{near}</ul></nav>'
     )

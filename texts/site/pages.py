@@ -104,7 +104,8 @@ def index_page(lang: Lang, built: Built = None) -> Page:
     links = "".join(
         f'<li><a href="{paths.href(path, f"{lang}/{target}")}">{esc(text(key, lang))}</a></li>'
         for target, key in (("corpus/index.html", "site.corpus"), ("glossary.html", "site.glossary"),
-                            ("rules.html", "site.rules"), ("search.html", "site.search"))
+                            ("rules.html", "site.rules"), ("schools.html", "site.schools.title"),
+                            ("search.html", "site.search"))
     )
     main = (
         f"<h1>{esc(text('site.name', lang))}</h1><p>{esc(text('site.tagline', lang))}</p><ul>{links}</ul>"

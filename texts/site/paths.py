@@ -47,6 +47,11 @@ def chart_url(chart: Chart, lang: Lang, base_url: str) -> str:
     return base_url.rstrip("/") + "/" + chart_path(chart, lang)
 
 
+def schools_path(lang: Lang) -> str:
+    """The page of what each school option changes, from the site's root."""
+    return f"{lang}/schools.html"
+
+
 def unit_page(unit_id: str) -> str:
     """A corpus unit's page inside a language's folder: ``corpus/<id>.html`` (the id as the corpus writes it)."""
     return f"corpus/{unit_id}.html"
