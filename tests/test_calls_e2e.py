@@ -73,10 +73,10 @@ async def test_three_calls_hidden_until_revealed_marked_counted_exported_and_del
     assert all(call in revealed for call in CALLS.values()) and "It came on Thursday." in revealed
     # The record counts them: in the server, and each member's own.
     server = ephemeral_text(await standin.slash("case record", {"scope": "server"}, locale="en-US"))
-    assert "All: 3 calls, 3 revealed, 3 marked (1 hit, 1 partly, 1 missed)" in server
+    assert "All: calls made 3, revealed 3, marked 3 (hit 1, partly 1, missed 1)" in server
     assert "hit rate" not in server  # three marked calls: counts, not a percentage
     own = ephemeral_text(await standin.slash("case record", {}, user_id=members["ann"], locale="en-US"))
-    assert "All: 1 calls, 1 revealed, 1 marked (1 hit, 0 partly, 0 missed)" in own
+    assert "All: calls made 1, revealed 1, marked 1 (hit 1, partly 0, missed 0)" in own
     # The export carries each call's fingerprint; recomputed from the exported fields, it matches.
     exported = await standin.slash("case export", {}, user_id=members["ann"], locale="en-US")
     [message] = await standin.followups(exported)
@@ -100,7 +100,7 @@ async def test_three_calls_hidden_until_revealed_marked_counted_exported_and_del
     assert CALLS["ann"] not in after and "1. (deleted member)" in after and "withdrawn" in after
     assert CALLS["bob"] in after
     server = ephemeral_text(await standin.slash("case record", {"scope": "server"}, locale="en-US"))
-    assert "All: 3 calls, 2 revealed, 2 marked (0 hit, 1 partly, 1 missed), 1 withdrawn" in server
+    assert "All: calls made 3, revealed 2, marked 2 (hit 0, partly 1, missed 1), 1 withdrawn" in server
     assert owner not in members.values()
 
 
@@ -136,4 +136,4 @@ async def test_where_the_owner_chooses_a_vote_the_members_who_made_no_call_mark_
     shown = ephemeral_text(await standin.slash("case calls", {"id": case}, user_id=caller, locale="en-US"))
     assert "by spring" in shown and text("call.mark.missed", "en") in shown
     record = ephemeral_text(await standin.slash("case record", {}, user_id=caller, locale="en-US"))
-    assert "1 marked (0 hit, 0 partly, 1 missed)" in record
+    assert "marked 1 (hit 0, partly 0, missed 1)" in record
