@@ -1,0 +1,62 @@
+"""A place kept by the store (docs/rules.md §10.2), on both backends: a server's default place in
+its options, a member's in their sealed profile and a case's sealed with its question under the
+author's casebook key; each read back as written, a stored place that no longer decodes read as
+``Bad``, and a deleted key leaving the place unreadable."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.store import Bad, GuildOptions, KeptPlace, Profile, open_store
+from engine import calendar
+from engine.sun import Place
+from tests.test_store_casebook import draft
+
+URUMQI = KeptPlace(Place(43.80096, 87.60046), "Ürümqi", "Asia/Urumqi")
+TOKYO = KeptPlace(Place(35.6895, 139.69171), "東京", "Asia/Tokyo")
+
+
+async def test_a_servers_place_is_kept_and_a_bad_one_read_as_bad(store_location: str) -> None:
+    store = await open_store(store_location)
+    try:
+        await store.set_guild_options(5, GuildOptions(place=URUMQI))
+        assert (await store.guild_options(5)).place == URUMQI
+        await store.set_guild_options(5, replace(await store.guild_options(5), place=None))
+        assert (await store.guild_options(5)).place is None
+        await store.driver.execute("UPDATE guild_options SET place = ? WHERE guild_id = 5", ('{"lat": 91}',))
+        found = await open_store(store_location)  # not the options the first store remembers
+        try:
+            assert isinstance((await found.guild_options(5)).place, Bad)
+        finally:
+            await found.close()
+    finally:
+        await store.close()
+
+
+async def test_a_profiles_place_is_sealed_with_it_and_shredded_with_it(store_location: str) -> None:
+    store = await open_store(store_location)
+    try:
+        mine = Profile(7, 1987, "男", calendar.zone("Asia/Tokyo"), TOKYO)
+        await store.set_profile(mine)
+        assert await store.profile(7) == mine
+        [(sealed, plain_zone)] = await store.driver.fetch("SELECT sealed, zone FROM profiles WHERE user_id = 7")
+        assert plain_zone is None and "東京".encode() not in bytes(sealed)
+        assert await store.delete_profile(7)
+        assert await store.profile(7) is None
+    finally:
+        await store.close()
+
+
+async def test_a_cases_place_is_sealed_with_its_question_and_read_back(store_location: str) -> None:
+    store = await open_store(store_location)
+    try:
+        case = await store.add_case(replace(draft(author=9, question=None), place=URUMQI))
+        assert case.place == URUMQI
+        assert await store.case(case.id) == case
+        [(sealed,)] = await store.driver.fetch("SELECT place_sealed FROM cases WHERE id = ?", (case.id,))
+        assert sealed is not None and b"rumqi" not in bytes(sealed)
+        without = await store.add_case(draft(author=9, question="no place"))
+        assert (await store.case(without.id)) == without and without.place is None
+        assert await store.delete_user_cases(9) == 2
+    finally:
+        await store.close()
