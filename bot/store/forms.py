@@ -59,11 +59,11 @@ class Bad:
 @dataclass(frozen=True, slots=True)
 class KeptPlace:
     """A place as kept (a server's or a member's default, a case's): its coordinates, its name as
-    resolved and its IANA zone name (None: none known)."""
+    resolved and its IANA zone (None: none known)."""
 
     place: Place
     name: str
-    zone: str | None = None
+    zone: ZoneInfo | None = None
 
 
 def decoded(value: T | Bad, what: str) -> T:
@@ -152,7 +152,8 @@ def zone_of(value: Any) -> ZoneInfo | Bad | None:
 
 def place_json(place: KeptPlace) -> str:
     """A place as stored: its coordinates, name and zone as a JSON object."""
-    return json.dumps({"lat": place.place.lat, "lon": place.place.lon, "name": place.name, "zone": place.zone},
+    zone = None if place.zone is None else place.zone.key
+    return json.dumps({"lat": place.place.lat, "lon": place.place.lon, "name": place.name, "zone": zone},
                       ensure_ascii=False, sort_keys=True)
 
 
@@ -166,11 +167,9 @@ def place_of(value: Any) -> KeptPlace | Bad | None:
         data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("not an object")
-        zone = data.get("zone")
-        if zone is not None:
-            calendar.zone(str(zone))  # a name this zone data no longer knows
+        zone = data.get("zone")  # a name this zone data no longer knows: ValueError
         return KeptPlace(Place(float(data["lat"]), float(data["lon"])), str(data["name"]),
-                         None if zone is None else str(zone))
+                         None if zone is None else calendar.zone(str(zone)))
     except (ValueError, TypeError, KeyError) as error:
         return Bad(text, f"place: {error}")
 
