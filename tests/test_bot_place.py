@@ -4,7 +4,7 @@ from; and a case keeping its place, so /case show casts it again there. The real
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import engine
@@ -13,6 +13,7 @@ from engine.school import School
 from testkit.discord_standin import DiscordStandIn
 from tests.conftest import StartBot
 from tests.test_bot_schools import ADMIN, URUMQI, clock, description, ephemeral, pillars, warm
+from tests.test_casebook_e2e import message_of, press
 from texts.place import parse_place
 
 AT = datetime(2026, 3, 1, 13, 20, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -20,8 +21,8 @@ WHEN = {"when": "2026-03-01 13:20", "tz": "Asia/Shanghai", "image": False}
 APPARENT = School(hour_by="apparent")
 
 
-def at(name: str) -> engine.Chart:
-    return engine.cast(AT, school=APPARENT, place=parse_place(name).place)
+def at(name: str, hours: int = 0) -> engine.Chart:
+    return engine.cast(AT + timedelta(hours=hours), school=APPARENT, place=parse_place(name).place)
 
 
 async def test_the_servers_place_is_read_by_cast_and_a_profiles_place_comes_first(
@@ -51,6 +52,8 @@ async def test_the_servers_place_is_read_by_cast_and_a_profiles_place_comes_firs
     # Without a zone, the profile's place brings its own (over the server's default of none).
     zoned = description(await standin.slash("cast", {"when": "2026-03-01 14:20", "image": False}))
     assert "Asia/Tokyo" in zoned and text("embed.zone.place", "ja") in zoned, zoned
+    coordinates = ephemeral(await standin.slash("settings place", {"place": "43.8,87.6"}, member_permissions=ADMIN))
+    assert "43.8000,87.6000 (Asia/Urumqi)" in coordinates and coordinates.count("43.8000") == 1, coordinates
     off = ephemeral(await standin.slash("settings place", {"place": "off"}, member_permissions=ADMIN))
     assert text("daily.unset", "ja") in off
 
@@ -65,3 +68,8 @@ async def test_a_case_cast_at_urumqi_is_shown_again_at_urumqi(standin: DiscordSt
     case_id = reply.embeds[0]["footer"]["text"].rsplit(" ", 1)[-1]
     shown = description(await standin.slash("case show", {"id": case_id, "image": False}))
     assert pillars(urumqi) in shown and pillars(clocked) not in shown, shown
+    # The next 時 is cast there too (its case keeps the place): 午 by the sun, not the clock's 申.
+    later = at("ウルムチ", 2)
+    assert str(later.hour) == "午"
+    pressed = await press(standin, message_of(standin, reply), f"lr:c:next:{case_id}")
+    assert pillars(later) in description(pressed), description(pressed)

@@ -74,7 +74,8 @@ def place_text(place: KeptPlace | Bad | None, lang: Lang) -> str:
         return text("daily.unset", lang)
     if isinstance(place, Bad):
         return echo(stored_text(place))
-    shown = f"{place.name} {place.place.lat:.4f},{place.place.lon:.4f}"
+    coordinates = f"{place.place.lat:.4f},{place.place.lon:.4f}"
+    shown = coordinates if place.name == coordinates else f"{place.name} {coordinates}"  # lat,lon: named so
     return shown if place.zone is None else f"{shown} ({place.zone.key})"
 
 
