@@ -43,6 +43,8 @@ async def test_the_servers_place_is_read_by_cast_and_a_profiles_place_comes_firs
     assert text("embed.zone.server", "ja") in shown and "Ürümqi" in shown  # where the place came from
     saved = ephemeral(await standin.slash("profile set", {"birth_year": 1987, "sex": "男", "place": "東京"}))
     assert "Asia/Tokyo" in saved
+    assert text("profile.place_line", "ja", place="Tokyo 35.6895,139.6917 (Asia/Tokyo)") in ephemeral(
+        await standin.slash("profile show", {}))
     mine = description(await standin.slash("cast", WHEN))
     assert pillars(tokyo) in mine and pillars(urumqi) not in mine, mine
     assert text("embed.zone.profile", "ja") in mine
