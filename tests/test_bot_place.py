@@ -14,6 +14,7 @@ from testkit.discord_standin import DiscordStandIn
 from tests.conftest import StartBot
 from tests.test_bot_schools import ADMIN, URUMQI, clock, description, ephemeral, pillars, warm
 from tests.test_casebook_e2e import message_of, press
+from tests.test_privacy import export, exported_rows
 from texts.place import parse_place
 
 AT = datetime(2026, 3, 1, 13, 20, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -75,3 +76,10 @@ async def test_a_case_cast_at_urumqi_is_shown_again_at_urumqi(standin: DiscordSt
     assert str(later.hour) == "午"
     pressed = await press(standin, message_of(standin, reply), f"lr:c:next:{case_id}")
     assert pillars(later) in description(pressed), description(pressed)
+    # The member's export shows the place kept; another member's shows none of it.
+    [message] = await export(standin)
+    [row] = [r for r in exported_rows(message) if r["id"] == case_id]
+    assert (row["place"]["name"], row["place"]["zone"]) == ("Ürümqi", "Asia/Urumqi"), row
+    [theirs] = await export(standin, user_id=standin.user_id + 1)
+    seen = {r["id"]: r["place"] for r in exported_rows(theirs)}
+    assert case_id in seen and set(seen.values()) == {None}, seen
