@@ -90,10 +90,10 @@ async def test_apparent_solar_time_at_urumqi_gives_si_and_says_the_clock_gives_w
     details = ephemeral(await press(standin, message_of(standin, reply), button["custom_id"]))
     assert details == schools_text(chart, "ja") and alternative_line(alternatives(chart)[0], "ja") in details
     assert texts_word("sun.hour_differs", "ja", clock_hour="未", hour="巳") in details
-    # /case show lists them too (a case keeps no place: the chart by the clock, its alternatives).
+    # /case show lists them too (the case keeps its place: the chart at Ürümqi, its alternatives).
     case_id = reply.embeds[0]["footer"]["text"].rsplit(" ", 1)[-1]
     shown_case = await standin.slash("case show", {"id": case_id})
-    assert any(e.get("description") == schools_text(clocked, "ja") for e in shown_case.embeds), shown_case.embeds
+    assert any(e.get("description") == schools_text(chart, "ja") for e in shown_case.embeds), shown_case.embeds
     shown_settings = ephemeral(await standin.slash("settings show", {}, member_permissions=ADMIN))
     assert option_words("hour_by", "apparent", "ja") in shown_settings
 

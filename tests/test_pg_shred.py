@@ -3,26 +3,29 @@
 After /profile delete and "delete my cases" (the store's operations), a byte search of every
 relation file of the test's schema (tables, indexes, TOAST; after a plain VACUUM and a
 CHECKPOINT, so the files hold what the server holds) finds neither the question, the note, the
-birth data and zone, nor the member's keys. The tests connect as the superuser postgres, which
+birth data, zone and place, nor the member's keys. The tests connect as the superuser postgres, which
 may read the server's data directory (``SHOW data_directory``, ``pg_relation_filepath``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.store import NewCase, Profile, open_store
+from bot.store import KeptPlace, NewCase, Profile, open_store
 from engine import calendar
 from engine.school import School
+from engine.sun import Place
 
 QUESTION = "転職すべきか、秘密の相談 7f3a"
 NOTE = "結果: 内定を辞退した 9c1e"
 ZONE = "Pacific/Chatham"
 SEX = "女"
+HOME = KeptPlace(Place(-43.95, -176.55), "チャタム 5b2d", calendar.zone(ZONE))  # a profile's and a case's place
 
 
 def cast(author: int, question: str, birth: tuple[int, str] | None = None) -> NewCase:
@@ -61,8 +64,8 @@ async def test_deleted_profile_and_cases_leave_no_trace_in_postgres_files(postgr
     schema = schema_of(postgres_url)
     store = await open_store(postgres_url)
     try:
-        await store.set_profile(Profile(7, 1987, SEX, calendar.zone(ZONE)))
-        mine = await store.add_case(cast(7, QUESTION, (1987, SEX)))
+        await store.set_profile(Profile(7, 1987, SEX, calendar.zone(ZONE), HOME))
+        mine = await store.add_case(replace(cast(7, QUESTION, (1987, SEX)), place=HOME))
         await store.add_note(mine.id, 7, NOTE, 1_800_000_100)
         # Other members' rows on the same pages: a plain VACUUM keeps those pages, free space and all.
         others = [await store.add_case(cast(author, f"someone else's question {author}", (1990, "男")))
@@ -90,7 +93,8 @@ async def test_deleted_profile_and_cases_leave_no_trace_in_postgres_files(postgr
     assert all(case.id.encode() in content for case in others)  # the search does see the schema's rows
     # A short text in a row is its length byte ((length + 1) * 2 + 1) and its UTF-8 bytes.
     sex_in_a_row = bytes([(len(SEX.encode()) + 1) * 2 + 1]) + SEX.encode()
-    wanted = {"question": QUESTION.encode(), "note": NOTE.encode(), "zone": ZONE.encode(), "sex": sex_in_a_row}
+    wanted = {"question": QUESTION.encode(), "note": NOTE.encode(), "zone": ZONE.encode(), "sex": sex_in_a_row,
+              "place": HOME.name.encode()}
     wanted |= {f"key {n}": key for n, key in enumerate(keys)}
     found = [name for name, needle in wanted.items() if needle in content]
     assert not found, f"left in the relation files after deletion: {found}"

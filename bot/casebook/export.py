@@ -28,13 +28,13 @@ from typing import IO, Any
 from zoneinfo import ZoneInfo
 
 from bot.core.worker import off_loop
-from bot.store import Bad, Call, Case, CaseNote, Outcome, iso_utc, school_options, stored_text
+from bot.store import Bad, Call, Case, CaseNote, KeptPlace, Outcome, iso_utc, school_options, stored_text
 
 __all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Calls", "Page", "Plan", "Walk", "part_files", "plan"]
 
 EXPORT_FIELDS = ("id", "created_at", "guild_id", "channel_id", "author_id", "private", "instant", "zone",
                  "day", "yuejiang", "hour", "school", "question", "matter", "birth_year", "sex", "notes", "calls",
-                 "outcome")
+                 "outcome", "place")
 JSON_NAME = "liuren-cases.json"
 CSV_NAME = "liuren-cases.csv"
 _STAMP = (1980, 1, 1, 0, 0, 0)  # the ZIP entries' time: the same cases give the same bytes
@@ -76,6 +76,14 @@ def _stored(value: datetime | ZoneInfo | Bad | None) -> str | None:
     return None if value is None else stored_text(value)
 
 
+def _place(place: KeptPlace | Bad | None) -> dict[str, Any] | str | None:
+    """A case's place as exported: its name, coordinates and zone (a bad one as it was stored)."""
+    if place is None or isinstance(place, Bad):
+        return None if place is None else place.text
+    return {"name": place.name, "lat": place.place.lat, "lon": place.place.lon,
+            "zone": None if place.zone is None else place.zone.key}
+
+
 def _call(number: int, call: Call, shown: bool) -> dict[str, Any]:
     """A call as exported: its fingerprint's inputs in full (docs/usage.md, "Calls"), or, hidden from
     the exporting member, only that it was made; withdrawn, without its text."""
@@ -112,6 +120,7 @@ def _row(case: Case, notes: Sequence[CaseNote], calls: Calls, viewer: int) -> di
                    "edited": n.edited_at is not None, "text": n.body} for n in notes],
         "calls": [_call(number, call, shown) for number, (call, shown) in enumerate(calls.calls, start=1)],
         "outcome": _outcome(calls.outcome),
+        "place": _place(case.place) if own else None,  # where the member was: as the birth data, theirs only
     }
 
 
@@ -134,6 +143,7 @@ def _csv_row(row: dict[str, Any]) -> str:
         "notes": json.dumps(row["notes"], ensure_ascii=False),
         "calls": json.dumps(row["calls"], ensure_ascii=False),
         "outcome": "" if row["outcome"] is None else json.dumps(row["outcome"], ensure_ascii=False),
+        "place": "" if row["place"] is None else json.dumps(row["place"], ensure_ascii=False),
     })
     return out.getvalue()
 

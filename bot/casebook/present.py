@@ -80,8 +80,11 @@ def stored_inputs(case: Case) -> tuple[datetime | None, ZoneInfo | None, School]
 
 def chart_of(case: Case, place: Place | None = None) -> Chart:
     """The case's chart, cast again from its stored inputs and stored school options, at ``place``
-    when given (a case keeps no place: without one the options that read the sun take the clock's)."""
+    when given, else at the place the case kept (without either, the options that read the sun take
+    the clock's); ValueError for a kept place that no longer decodes."""
     instant, zone, school = stored_inputs(case)
+    if place is None and case.place is not None:
+        place = decoded(case.place, f"case {case.id}'s place").place
     if instant is not None and zone is not None:
         if place is not None:
             return engine.cast(instant, zone.key, school=school, place=place)
@@ -273,6 +276,7 @@ def neighbour(case: Case, step: int, author_id: int, guild_id: int | None, chann
         # The asker's question stays in the asker's cases; a neighbour someone else
         # casts from it does not copy it (so "delete my cases" leaves none of it behind).
         question=case.question if author_id == case.author_id else None, matter=case.matter,
+        place=None if author_id != case.author_id or isinstance(case.place, Bad) else case.place,  # as the question
         birth_year=profile.birth_year if profile is not None else None,
         sex=profile.sex if profile is not None else None,
         created_at=int(now.timestamp()),

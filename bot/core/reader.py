@@ -1,5 +1,5 @@
-"""Who is reading: the reader's language, the server's settings, their profile and the zone a cast
-is made in, with where the zone came from — resolved once per interaction.
+"""Who is reading: the reader's language, the server's settings, their profile and the zone and place
+a cast is made in, with where each came from — resolved once per interaction.
 
 ``resolve`` reads the server's settings row once and (when asked) the profile once, both decoded by
 the store, chooses the zone (for a cast: ``with_zone``), and keeps the result on the interaction
@@ -9,14 +9,14 @@ parse them again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo
 
 import discord
 
-from bot.store import Bad, GuildOptions, Profile
+from bot.store import Bad, GuildOptions, KeptPlace, Profile
 from engine.school import School
 from engine.terms import FIRST_YEAR, LAST_YEAR
 from texts.memo import LRU
@@ -28,9 +28,11 @@ from .words import Lang, language_of, text
 if TYPE_CHECKING:
     from .host import LiurenBot
 
-__all__ = ["Reader", "ZoneSource", "resolve", "when_error_text"]
+__all__ = ["PlaceSource", "Reader", "ZoneSource", "resolve", "when_error_text"]
 
 ZoneSource = Literal["given", "profile", "server", "bot"]
+PlaceSource = Literal["given", "profile", "server"]
+_RANK: dict[str, int] = {"given": 3, "profile": 2, "server": 1, "bot": 0}
 _MOMENTS: LRU[tuple[str, str, date], datetime] = LRU(1024)  # moments read from text (≈ 0.3 KB each)
 _KEY = "liuren.reader"
 
@@ -45,6 +47,9 @@ class Reader:
     profile_read: bool = False  # whether `profile` was looked up (None then means: no profile)
     zone: ZoneInfo | None = None  # the zone a cast is made in; resolved only for a cast (with_zone)
     zone_source: ZoneSource = "bot"
+    place: KeptPlace | None = None  # the place a cast is read at (given, the profile's, the server's)
+    place_source: PlaceSource | None = None
+    zoned_by_place: bool = False  # the zone is the place's own (no zone given where the place was)
 
     @property
     def school(self) -> School:
@@ -52,8 +57,20 @@ class Reader:
         return self.options.chosen_school
 
     def zone_note(self) -> str:
-        """Where the zone came from, in the reader's words (shown beside the zone)."""
-        return text(f"embed.zone.{self.zone_source}", self.lang)
+        """Where the zone (and the place) came from, in the reader's words (shown beside the zone)."""
+        note = text("embed.zone.place" if self.zoned_by_place else f"embed.zone.{self.zone_source}", self.lang)
+        if self.place is None or self.place_source is None:
+            return note
+        return text("embed.place.note", self.lang, zone=note, place=self.place.name,
+                    source=text(f"embed.zone.{self.place_source}", self.lang))
+
+    def at_place(self, place: KeptPlace, source: PlaceSource) -> Reader:
+        """The reader casting at ``place``; the place brings its own zone when no zone was given where
+        (or above where) the place was: a given place over a profile's zone, a profile's over a server's."""
+        reader = replace(self, place=place, place_source=source)
+        if place.zone is None or _RANK[source] <= _RANK[self.zone_source]:
+            return reader
+        return replace(reader, zone=place.zone, zoned_by_place=True)
 
     def wants_image(self, option: bool | None = None) -> bool:
         """The command's own choice, else the server's (attached unless the server turned it off)."""
@@ -111,6 +128,9 @@ async def resolve(bot: LiurenBot, interaction: discord.Interaction[Any], *, tz: 
     if with_zone:
         zone, source = _zone(bot, tz, profile, options, lang)
         reader = Reader(lang, options, profile, with_profile, zone, source)
+        stored = _place(profile, options, lang)
+        if stored is not None:
+            reader = reader.at_place(*stored)
     else:
         reader = Reader(lang, options, profile, with_profile)
     interaction.extras[_KEY] = reader
@@ -130,3 +150,15 @@ def _zone(bot: LiurenBot, tz: ZoneInfo | None, profile: Profile | None, options:
         if zone is not None:
             return zone, source
     return bot.config.zone, "bot"
+
+
+def _place(profile: Profile | None, options: GuildOptions, lang: Lang) -> tuple[KeptPlace, PlaceSource] | None:
+    stored: tuple[tuple[KeptPlace | Bad | None, PlaceSource], ...] = (
+        (profile.place if profile else None, "profile"), (options.place, "server"),
+    )
+    for place, source in stored:
+        if isinstance(place, Bad):  # a stored place that no longer decodes: said, not skipped
+            raise ReplyError(text("error.place.stored", lang, place=place.text[:60]))
+        if place is not None:
+            return place, source
+    return None

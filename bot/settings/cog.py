@@ -1,6 +1,7 @@
 """/settings: a server's defaults (a discord.py extension).
 
-``timezone`` (used by /daily set and /cast), ``school`` (the engine.school.School options),
+``timezone`` (used by /daily set and /cast), ``place`` (where /cast reads the sun when no place is
+given; a member's own, in /profile, comes first), ``school`` (the engine.school.School options),
 ``language`` (the reply language, overriding each reader's Discord locale only when set), ``image``
 (whether replies attach the chart picture) and ``show``. They apply to /cast, /chart, the buttons
 under a chart, the daily post and the casebook (a case keeps the options it was cast with).
@@ -20,6 +21,7 @@ from discord.ext import commands
 
 from bot.core import ack
 from bot.core.options import ServerZoneOption, guild_of
+from bot.core.place import PLACE_MAX, kept_place, place_choices, place_text
 from bot.core.reader import resolve
 from bot.core.words import Lang, as_lang, language_of, ls, text, word
 from bot.store import stored_text
@@ -85,6 +87,23 @@ class Settings(commands.Cog):
         options = await self.bot.store.guild_options(guild.id)
         await self.bot.store.set_guild_options(guild.id, replace(options, timezone=found))
         await ack.send(interaction, text("daily.zone_set", lang, zone=found.key), ephemeral=True)
+
+    @settings.command(name="place", description=ls("settings.place.description"))
+    @app_commands.describe(place=ls("settings.place.place.description"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings_place(self, interaction: discord.Interaction[Any],
+                             place: app_commands.Range[str, 1, PLACE_MAX]) -> None:
+        guild = guild_of(interaction)
+        lang = (await resolve(self.bot, interaction)).lang
+        kept = None if place.strip().casefold() == "off" else await kept_place(place, lang)
+        options = await self.bot.store.guild_options(guild.id)
+        await self.bot.store.set_guild_options(guild.id, replace(options, place=kept))
+        await ack.send(interaction, text("settings.place_set", lang, value=place_text(kept, lang)), ephemeral=True)
+
+    @settings_place.autocomplete("place")
+    async def _place_suggestions(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
+        """As /cast's place: cities whose name starts with what is typed."""
+        return await place_choices(current)
 
     @settings.command(name="school", description=ls("settings.school.description"))
     @app_commands.describe(
@@ -157,6 +176,7 @@ class Settings(commands.Cog):
         lines = [
             text("settings.head", lang),
             text("settings.line.timezone", lang, value=zone),
+            text("settings.line.place", lang, value=place_text(options.place, lang)),
             text("settings.line.language", lang, value=language or text("settings.client_language", lang)),
             text("settings.line.image", lang,
                  value=text("settings.off" if options.image is False else "settings.on", lang)),

@@ -1,5 +1,6 @@
 """/profile set, /profile show, /profile delete: a user's birth year and sex, so /cast can decide
-what needs 本命 and 行年 (龍戦, 遊子, 天獄), and optionally the zone their casts default to.
+what needs 本命 and 行年 (龍戦, 遊子, 天獄), and optionally the zone and place their casts default to
+(the place sealed with the birth data, docs/privacy.md).
 
 Every reply is ephemeral: nothing of a profile is shown to anyone else. Deleting the profile also
 removes the birth year and sex from every case the user cast (public, private, DM), then
@@ -19,6 +20,7 @@ from bot.casebook.views import wipe_view
 from bot.core import ack
 from bot.core.errors import ReplyError
 from bot.core.options import ZoneOption
+from bot.core.place import PLACE_MAX, kept_place, place_choices, place_text
 from bot.core.reader import resolve
 from bot.core.user_text import echo
 from bot.core.words import Lang, ls, text
@@ -54,7 +56,7 @@ class Profiles(commands.Cog):
 
     @profile.command(name="set", description=ls("profile.set.description"), extras={"cooldown": "case"})
     @app_commands.describe(birth_year=ls("profile.birth_year.description"), sex=ls("profile.sex.description"),
-                           zone=ls("profile.zone.description"))
+                           zone=ls("profile.zone.description"), place=ls("profile.place.description"))
     @app_commands.choices(sex=SEX_CHOICES)
     async def set_profile(
         self,
@@ -62,6 +64,7 @@ class Profiles(commands.Cog):
         birth_year: app_commands.Range[int, FIRST_YEAR, LAST_YEAR],
         sex: str,
         zone: app_commands.Transform[ZoneInfo, ZoneOption] | None = None,
+        place: app_commands.Range[str, 1, PLACE_MAX] | None = None,
     ) -> None:
         lang = (await resolve(self.bot, interaction)).lang
         if not BIRTH_YEARS[0] <= birth_year <= BIRTH_YEARS[1]:
@@ -69,13 +72,19 @@ class Profiles(commands.Cog):
         if sex not in SEXES:
             raise ReplyError(text("profile.bad_sex", lang, value=echo(sex)))
         name = zone.key if zone is not None else None
-        await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, zone))
-        await ack.send(
-            interaction,
-            text("profile.saved", lang, year=birth_year, sex=_sex_name(sex, lang),
-                 zone=name or text("profile.no_zone", lang)),
-            ephemeral=True,
-        )
+        kept = None if place is None else await kept_place(place, lang)
+        await self.bot.store.set_profile(Profile(interaction.user.id, birth_year, sex, zone, kept))
+        saved = text("profile.saved", lang, year=birth_year, sex=_sex_name(sex, lang),
+                     zone=name or text("profile.no_zone", lang))
+        if kept is not None:
+            saved += "\n" + text("profile.place_line", lang, place=place_text(kept, lang))
+        await ack.send(interaction, saved, ephemeral=True)
+
+    @set_profile.autocomplete("place")
+    async def _place_suggestions(self, interaction: discord.Interaction[Any],
+                                 current: str) -> list[app_commands.Choice[str]]:
+        """As /cast's place: cities whose name starts with what is typed."""
+        return await place_choices(current)
 
     @profile.command(name="show", description=ls("profile.show.description"))
     async def show(self, interaction: discord.Interaction[Any]) -> None:
@@ -86,6 +95,8 @@ class Profiles(commands.Cog):
         else:
             message = text("profile.show", lang, year=found.birth_year, sex=_sex_name(found.sex, lang),
                            zone=text("profile.no_zone", lang) if found.zone is None else stored_text(found.zone))
+            if found.place is not None:
+                message += "\n" + text("profile.place_line", lang, place=place_text(found.place, lang))
         await ack.send(interaction, message, ephemeral=True)
 
     @profile.command(name="delete", description=ls("profile.delete.description"))

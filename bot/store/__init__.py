@@ -11,7 +11,17 @@ import os
 
 from .call_values import MARKS, Call, Mark, Outcome, fingerprint, iso_utc
 from .driver import Driver, StoreUnavailable
-from .forms import LANGUAGES, Bad, Language, decoded, school_from_json, school_json, school_options, stored_text
+from .forms import (
+    LANGUAGES,
+    Bad,
+    KeptPlace,
+    Language,
+    decoded,
+    school_from_json,
+    school_json,
+    school_options,
+    stored_text,
+)
 from .location import APP_NAME, Location, default_location
 from .sqlite import SqliteDriver
 from .store import Store
@@ -46,6 +56,7 @@ __all__ = [
     "Claimed",
     "Driver",
     "GuildOptions",
+    "KeptPlace",
     "Language",
     "Location",
     "Mark",

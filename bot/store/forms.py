@@ -18,14 +18,18 @@ from zoneinfo import ZoneInfo
 
 from engine import calendar
 from engine.school import School
+from engine.sun import Place
 
 __all__ = [
     "LANGUAGES",
     "Bad",
+    "KeptPlace",
     "Language",
     "decoded",
     "instant_of",
     "instant_text",
+    "place_json",
+    "place_of",
     "school_from_json",
     "school_json",
     "school_of",
@@ -52,6 +56,16 @@ class Bad:
     why: str
 
 
+@dataclass(frozen=True, slots=True)
+class KeptPlace:
+    """A place as kept (a server's or a member's default, a case's): its coordinates, its name as
+    resolved and its IANA zone (None: none known)."""
+
+    place: Place
+    name: str
+    zone: ZoneInfo | None = None
+
+
 def decoded(value: T | Bad, what: str) -> T:
     """``value``, or ValueError naming what is stored and why (for a reader that cannot go on)."""
     if isinstance(value, Bad):
@@ -59,10 +73,12 @@ def decoded(value: T | Bad, what: str) -> T:
     return value
 
 
-def stored_text(value: datetime | ZoneInfo | School | Bad) -> str:
+def stored_text(value: datetime | ZoneInfo | School | KeptPlace | Bad) -> str:
     """The value as it is stored (a bad one as it was found)."""
     if isinstance(value, Bad):
         return value.text
+    if isinstance(value, KeptPlace):
+        return place_json(value)
     if isinstance(value, datetime):
         return instant_text(value)
     if isinstance(value, ZoneInfo):
@@ -132,6 +148,30 @@ def zone_of(value: Any) -> ZoneInfo | Bad | None:
         return calendar.zone(str(value))
     except ValueError as error:  # a name this zone data no longer knows
         return Bad(str(value), str(error))
+
+
+def place_json(place: KeptPlace) -> str:
+    """A place as stored: its coordinates, name and zone as a JSON object."""
+    zone = None if place.zone is None else place.zone.key
+    return json.dumps({"lat": place.place.lat, "lon": place.place.lon, "name": place.name, "zone": zone},
+                      ensure_ascii=False, sort_keys=True)
+
+
+def place_of(value: Any) -> KeptPlace | Bad | None:
+    """A stored place decoded (None: none stored); coordinates off the Earth, a zone this zone data
+    does not know or text that is not the object ``place_json`` writes: ``Bad``."""
+    if value is None or value == "":
+        return None
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        zone = data.get("zone")  # a name this zone data no longer knows: ValueError
+        return KeptPlace(Place(float(data["lat"]), float(data["lon"])), str(data["name"]),
+                         None if zone is None else calendar.zone(str(zone)))
+    except (ValueError, TypeError, KeyError) as error:
+        return Bad(text, f"place: {error}")
 
 
 def instant_text(instant: datetime) -> str:

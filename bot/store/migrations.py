@@ -377,4 +377,12 @@ MIGRATIONS: tuple[Step, ...] = (
         ),
     ),
     # -- end of step 11 --
+    # -- step 12: a place (docs/rules.md §10.2): a server's default, and a case's, sealed with its question --
+    Step(
+        "a server's default place; a case's place, sealed under its author's casebook key",
+        sqlite=("ALTER TABLE guild_options ADD COLUMN place TEXT", "ALTER TABLE cases ADD COLUMN place_sealed BLOB"),
+        postgres=("ALTER TABLE guild_options ADD COLUMN place TEXT",
+                  "ALTER TABLE cases ADD COLUMN place_sealed BYTEA"),
+    ),
+    # -- end of step 12 --
 )

@@ -1,7 +1,8 @@
 """The personal fields sealed under a key of their member's (crypto-shredding, see docs/privacy.md).
 
 A case's question and a note's text are sealed under the author's casebook key; the birth year and
-sex of a case and of a profile (with the profile's zone) under the member's birth key. The keys
+sex of a case and of a profile (with the profile's zone and place) under the member's birth key; a
+case's place with its question. The keys
 live in one small table, ``member_keys`` (a row per member: ``case_key``, ``birth_key``).
 Deleting a member's cases or profile deletes that key, and the key table — a few dozen bytes a
 member — is rewritten, so the key leaves the database's files. What is left of the deleted rows in
@@ -66,19 +67,23 @@ def unseal_text(key: bytes | None, sealed: bytes | None, bound_to: str) -> str |
 
 
 def seal_birth(key: bytes, birth_year: int | None, sex: str | None, bound_to: str,
-               zone: str | None = None) -> bytes | None:
-    """Birth year and sex (and a profile's zone) sealed together; None when there are none."""
-    if birth_year is None and sex is None and zone is None:
+               zone: str | None = None, place: str | None = None) -> bytes | None:
+    """Birth year and sex (and a profile's zone and place, as stored) sealed together; None when
+    there are none."""
+    if birth_year is None and sex is None and zone is None and place is None:
         return None
-    plain = json.dumps([birth_year, sex, zone], ensure_ascii=False).encode()
-    return seal(key, plain, bound_to)
+    fields = [birth_year, sex, zone] if place is None else [birth_year, sex, zone, place]
+    return seal(key, json.dumps(fields, ensure_ascii=False).encode(), bound_to)
 
 
-def birth_of(key: bytes | None, sealed: bytes | None, bound_to: str) -> tuple[int | None, str | None, str | None]:
-    """``seal_birth``'s birth year, sex and zone (all None when shredded or damaged)."""
+def birth_of(key: bytes | None, sealed: bytes | None,
+             bound_to: str) -> tuple[int | None, str | None, str | None, str | None]:
+    """``seal_birth``'s birth year, sex, zone and place (all None when shredded or damaged; the place
+    None in what was sealed before profiles kept one)."""
     plain = unseal(key, sealed, bound_to)
     if plain is None:
-        return None, None, None
-    year, sex, zone = json.loads(plain)
+        return None, None, None, None
+    year, sex, zone, *rest = json.loads(plain)
+    place = rest[0] if rest else None
     return (None if year is None else int(year)), (None if sex is None else str(sex)), \
-        (None if zone is None else str(zone))
+        (None if zone is None else str(zone)), (None if place is None else str(place))

@@ -203,12 +203,14 @@ def topic_of(r: Sequence[Any]) -> QuizTopicScore:
 CASE_COLUMNS = (
     "seq, id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, "
     "question, birth_year, sex, created_at, matter, "  # matter: step 7
-    "question_sealed, birth_sealed, k.case_key, k.birth_key"  # sealed under the author's keys (bot.store.sealing)
+    "question_sealed, birth_sealed, k.case_key, k.birth_key, "  # sealed under the author's keys (bot.store.sealing)
+    "place_sealed"  # step 12: sealed under the casebook key, as the question
 )
 # The cases with their author's keys (a member without keys has none: the LEFT JOIN's NULLs).
+# _CASE_WRITTEN is case_params' order.
 _CASES = "cases LEFT JOIN member_keys AS k ON k.user_id = cases.author_id"
 _CASE_WRITTEN = ("id, guild_id, channel_id, author_id, private, instant, zone, day, yuejiang, hour, school, question, "
-                 "birth_year, sex, created_at, matter, question_sealed, birth_sealed")  # case_params' order
+                 "birth_year, sex, created_at, matter, question_sealed, birth_sealed, place_sealed")
 _CASE_ROW = "(" + ", ".join("?" * len(_CASE_WRITTEN.split(","))) + ")"
 INSERT_CASE = (  # one case; its statement as a step of the store's batched writes
     f"INSERT INTO cases ({_CASE_WRITTEN}) VALUES {_CASE_ROW} ON CONFLICT (id) DO NOTHING RETURNING id, seq"
@@ -243,7 +245,7 @@ def insert_cases(count: int) -> str:
 
 
 # A case sealed again under its author's key when another write stored that key first.
-RESEAL_CASE = "UPDATE cases SET question_sealed = ?, birth_sealed = ? WHERE id = ?"
+RESEAL_CASE = "UPDATE cases SET question_sealed = ?, birth_sealed = ?, place_sealed = ? WHERE id = ?"
 CASE = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE id = ?"
 BY_AUTHOR = f"SELECT {CASE_COLUMNS} FROM {_CASES} WHERE author_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
 DELETE_CASE_NOTES = "DELETE FROM case_notes WHERE case_id = ?"
@@ -266,11 +268,11 @@ NOTE_FROM = (f"SELECT {NOTE_COLUMNS}, body_sealed, k.case_key FROM case_notes LE
 EDIT_NOTE = (
     "UPDATE case_notes SET body = ?, body_sealed = ?, edited_at = ? WHERE id = ? AND case_id = ? AND author_id = ?"
 )
-GUILD_OPTIONS = "SELECT guild_id, school, language, image, timezone FROM guild_options WHERE guild_id = ?"
+GUILD_OPTIONS = "SELECT guild_id, school, language, image, timezone, place FROM guild_options WHERE guild_id = ?"
 SET_GUILD_OPTIONS = (
-    "INSERT INTO guild_options (guild_id, school, language, image, timezone) VALUES (?, ?, ?, ?, ?) "
+    "INSERT INTO guild_options (guild_id, school, language, image, timezone, place) VALUES (?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (guild_id) DO UPDATE SET school = excluded.school, language = excluded.language, "
-    "image = excluded.image, timezone = excluded.timezone"
+    "image = excluded.image, timezone = excluded.timezone, place = excluded.place"
 )
 # A profile sealed under its member's birth key (birth_year 0, sex '' and zone NULL in the plain columns).
 PROFILE = (

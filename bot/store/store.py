@@ -24,11 +24,11 @@ from .batch import Batched
 from .calls import Calls, case_steps, member_steps
 from .deadline import deadlined
 from .driver import Driver, Params, Rows
-from .forms import stored_text
+from .forms import place_json, stored_text
 from .location import Location
 from .quizzes import Quizzes
 from .remembered import Readers
-from .rows import case_of, case_params, case_stored, note_of, options_params
+from .rows import Sealed, case_of, case_params, case_stored, note_of, options_params
 from .sealing import seal_birth, seal_text
 from .values import (
     Case,
@@ -230,7 +230,8 @@ class Store(Quizzes, Calls):
         maybe in one transaction with other casts made at the same time)."""
         storable(new.question)
         # A key the member has not yet is made here and stored in the case's transaction: one commit.
-        sealing = await self._member_keys.for_write(new.author_id, case=new.question is not None,
+        sealing = await self._member_keys.for_write(new.author_id,
+                                                    case=new.question is not None or new.place is not None,
                                                     birth=new.birth_year is not None or new.sex is not None)
         for _ in range(ID_TRIES):
             case_id = new_case_id()
@@ -300,7 +301,8 @@ class Store(Quizzes, Calls):
             _, key = await self._member_keys.of(profile.user_id, birth=True)
             assert key is not None
             sealed = seal_birth(key, profile.birth_year, profile.sex, f"p:{profile.user_id}",
-                                None if profile.zone is None else stored_text(profile.zone))
+                                None if profile.zone is None else stored_text(profile.zone),
+                                None if profile.place is None else stored_text(profile.place))
             await self.driver.execute(q.SET_PROFILE, (profile.user_id, 0, "", None, sealed))
         finally:
             self._readers.profiles.forget(profile.user_id)
@@ -351,11 +353,13 @@ class Store(Quizzes, Calls):
         return tuple(case_of(r) for r in await self.driver.fetch(q.others_before(len(channel_ids)), params))
 
 
-def _sealed(sealing: keys.Sealing, case_id: str, new: NewCase) -> tuple[bytes | None, bytes | None]:
-    """The case's question and birth data sealed under the keys of ``sealing`` (None: no such data)."""
-    return (None if sealing.case_key is None else seal_text(sealing.case_key, new.question, f"q:{case_id}"),
+def _sealed(sealing: keys.Sealing, case_id: str, new: NewCase) -> Sealed:
+    """The case's question, birth data and place sealed under the keys of ``sealing`` (None: no such data)."""
+    case_key, place = sealing.case_key, None if new.place is None else place_json(new.place)
+    return (None if case_key is None else seal_text(case_key, new.question, f"q:{case_id}"),
             None if sealing.birth_key is None else seal_birth(sealing.birth_key, new.birth_year, new.sex,
-                                                              f"b:{case_id}"))
+                                                              f"b:{case_id}"),
+            None if case_key is None else seal_text(case_key, place, f"w:{case_id}"))
 
 
 async def _all(writes: Sequence[asyncio.Future[Rows]]) -> list[Rows]:

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from engine.school import DEFAULT_SCHOOL, School
 
-from .forms import Bad, Language
+from .forms import Bad, KeptPlace, Language
 
 __all__ = [
     "CASE_ID_ALPHABET",
@@ -24,6 +24,7 @@ __all__ = [
     "CaseNote",
     "Claimed",
     "GuildOptions",
+    "KeptPlace",
     "NewCase",
     "Profile",
     "QuizAnswer",
@@ -246,6 +247,7 @@ class NewCase:
     sex: str | None
     created_at: int  # epoch seconds
     matter: str | None = None  # `matter:` as chosen (a texts.matters key or "general"); None: none chosen
+    place: KeptPlace | None = None  # where it was cast (sealed with the question: it says where the member is)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +272,7 @@ class Case:
     sex: str | None
     created_at: int
     matter: str | None = None  # as NewCase.matter
+    place: KeptPlace | Bad | None = None  # as NewCase.place
 
     def visible_to(self, user_id: int, guild_id: int | None) -> bool:
         """The author always; a server's members (asking in that server) when it is not private."""
@@ -301,6 +304,7 @@ class GuildOptions:
     language: Language | None = None
     image: bool | None = None
     timezone: ZoneInfo | Bad | None = None
+    place: KeptPlace | Bad | None = None  # the place a /cast without place: is read at
 
     @property
     def chosen_school(self) -> School:
@@ -310,9 +314,10 @@ class GuildOptions:
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """A user's birth data (本命/行年) and, optionally, the zone their casts default to."""
+    """A user's birth data (本命/行年) and, optionally, the zone and place their casts default to."""
 
     user_id: int
     birth_year: int
     sex: str  # 男 or 女
     zone: ZoneInfo | Bad | None = None
+    place: KeptPlace | Bad | None = None

@@ -8,7 +8,6 @@ casebook and shows it from the chart just cast. Errors a user can fix become ``R
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -21,6 +20,7 @@ from bot.casebook.privacy import plain_text
 from bot.casebook.views import send_case
 from bot.core.errors import ReplyError
 from bot.core.options import AUTOCOMPLETE_MAX, HourOption, MatterOption, PillarOption, YuejiangOption, ZoneOption
+from bot.core.place import PLACE_MAX, kept_place, place_choices
 from bot.core.reader import resolve
 from bot.core.words import ls, text
 from bot.core.zones import parse_zone
@@ -33,7 +33,6 @@ from texts.corpus import corpus
 from texts.when import parse_when
 
 from .message import ShareCase, cast_menu
-from .place import PLACE_MAX, place_choices, place_zone, resolve_place
 from .record import QUESTION_MAX, record_cast
 
 if TYPE_CHECKING:
@@ -88,18 +87,13 @@ class Study(commands.Cog):
         # data, then shown from that chart, as /case show shows the saved case later.
         reader = await resolve(self.bot, interaction, tz=tz, with_zone=True)
         lang = reader.lang
-        located, zoned = None, False
         if place is not None:  # a place without tz brings its own zone (docs/rules.md §10.2)
-            located = await resolve_place(place, lang)
-            own = await place_zone(located) if tz is None else None
-            if own is not None:
-                reader, zoned = replace(reader, zone=own, zone_source="given"), True
+            reader = reader.at_place(await kept_place(place, lang), "given")
         question = plain_text(question, lang, limit=QUESTION_MAX, option="question")  # NUL, length
         moment = reader.moment(when, self.bot.clock())
         case, chart = await record_cast(self.bot, interaction, reader, moment, question=question, matter=matter,
-                                        private=private, place=None if located is None else located.place)
-        note = text("embed.zone.place", lang) if zoned else reader.zone_note()
-        await send_case(interaction, case, lang, zone_note=note, image=reader.wants_image(image),
+                                        private=private)
+        await send_case(interaction, case, lang, zone_note=reader.zone_note(), image=reader.wants_image(image),
                         theme=theme, ephemeral=private, chart=chart)
 
     @cast.autocomplete("place")

@@ -15,9 +15,10 @@ from bot.core.options import AUTOCOMPLETE_MAX
 from bot.core.user_text import clip, echo
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
+from bot.store import Bad, KeptPlace, stored_text
 from texts.place import AmbiguousPlace, Located, PlaceError, candidates, nearest, parse_place, suggest
 
-__all__ = ["PLACE_MAX", "place_choices", "place_zone", "resolve_place"]
+__all__ = ["PLACE_MAX", "kept_place", "place_choices", "place_text", "place_zone", "resolve_place"]
 
 PLACE_MAX = 100  # characters of a place (as /cast declares)
 CANDIDATES_SHOWN = 8
@@ -58,6 +59,24 @@ async def place_zone(located: Located) -> ZoneInfo | None:
         return ZoneInfo(name) if name else None
     except (ZoneInfoNotFoundError, ValueError):
         return None
+
+
+async def kept_place(typed: str, lang: Lang) -> KeptPlace:
+    """The place typed, resolved (``resolve_place``'s refusals) and kept with its own zone."""
+    located = await resolve_place(typed, lang)
+    zone = await place_zone(located)
+    return KeptPlace(located.place, located.name, zone)
+
+
+def place_text(place: KeptPlace | Bad | None, lang: Lang) -> str:
+    """A kept place as shown in settings and profiles: name, coordinates and zone ("not set": none)."""
+    if place is None:
+        return text("daily.unset", lang)
+    if isinstance(place, Bad):
+        return echo(stored_text(place))
+    coordinates = f"{place.place.lat:.4f},{place.place.lon:.4f}"
+    shown = coordinates if place.name == coordinates else f"{place.name} {coordinates}"  # lat,lon: named so
+    return shown if place.zone is None else f"{shown} ({place.zone.key})"
 
 
 def _value(city: Located) -> str:
