@@ -21,12 +21,13 @@ COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY texts ./texts
 COPY bot ./bot
-# The bot with both stores: SQLite (the default) and PostgreSQL (compose.yaml). Versions are
+# The bot with both stores: SQLite (the default) and PostgreSQL (compose.yaml), and the gazetteer
+# that resolves /cast's place names (~180 MB installed: the `place` extra). Versions are
 # pyproject.toml's bounds; the image records what it got (`pip --python … freeze` in the build log).
 # pip compiles the modules; keep_all does the same for the data's TOML (texts/shipped.py), which
 # the unprivileged user could not write at the bot's start. -I: the installed texts, not ./texts.
 # hadolint ignore=DL3013
-RUN pip --python /opt/liuren/bin/python install ".[bot,postgres]" \
+RUN pip --python /opt/liuren/bin/python install ".[bot,postgres,place]" \
     && pip --python /opt/liuren/bin/python freeze \
     && /opt/liuren/bin/python -I -c "from texts.shipped import keep_all; print(keep_all(), 'TOML parses kept')"
 

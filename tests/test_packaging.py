@@ -257,11 +257,12 @@ def stages() -> list[str]:
     return re.split(r"^(?=FROM )", DOCKERFILE, flags=re.M)[1:]
 
 
-def test_the_image_installs_the_bot_with_both_stores_in_a_build_stage() -> None:
+def test_the_image_installs_the_bot_with_both_stores_and_places_in_a_build_stage() -> None:
     build = next(s for s in stages() if re.match(r"FROM \S+ AS build\b", s))
     installed = re.search(r'pip --python (\S+)/bin/python install "\.\[([\w,]+)\]"', build)
     assert installed is not None, build
-    assert set(installed[2].split(",")) == {"bot", "postgres"}  # compose.yaml runs it on PostgreSQL
+    # compose.yaml runs it on PostgreSQL; /cast place: resolves names through the place extra
+    assert set(installed[2].split(",")) == {"bot", "postgres", "place"}
     assert installed[1] == "/opt/liuren"
 
 
