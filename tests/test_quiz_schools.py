@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
 from bot.core.host import LiurenBot
 from bot.core.words import text as bot_text
+from bot.quiz.cog import level_name
 from engine import cast_classical
 from engine.alternatives import alternatives
 from engine.classical import classical_charts
@@ -79,12 +82,12 @@ def test_no_split_where_the_schools_agree() -> None:
         assert ask(chart, kind, random.Random(3)).splits == ()
 
 
-async def test_the_bots_quiz_names_a_half_right_member_and_counts_half(
-    standin: DiscordStandIn, start_bot: StartBot
-) -> None:
+async def split_round(standin: DiscordStandIn, start_bot: StartBot,
+                      alices: Callable[[Question], int]) -> tuple[Question, list[dict[str, Any]]]:
+    """One medium question with a school split, through the stand-in: Bob presses the split, Alice
+    the choice ``alices`` picks; the round is revealed and scored (the question, reveal, scores)."""
     seed = next(s for s in range(1, 2000) if make_round("medium", 1, seed=s)[0].splits)
     [q] = make_round("medium", 1, seed=seed)
-    split = q.splits[0]
     channel = standin.guilds[0].channels[0].id
     clock = Clock(START)
     bot: LiurenBot = await start_bot(clock=clock)
@@ -92,11 +95,18 @@ async def test_the_bots_quiz_names_a_half_right_member_and_counts_half(
     await standin.slash("quiz start", {"level": "medium", "questions": 1, "seconds": 30}, locale="en-US", user_id=ALICE)
     row = await running(bot, channel)
     (first,) = await messages(standin, channel, 1)
-    await press(standin, first, row, 1, q.choices.index(split.answer) + 1, BOB)
-    await press(standin, first, row, 1, q.number, ALICE)
+    await press(standin, first, row, 1, q.choices.index(q.splits[0].answer) + 1, BOB)
+    await press(standin, first, row, 1, alices(q), ALICE)
     clock.now = START + timedelta(seconds=30)
     await quizzes(bot).run_due()
-    _, reveal, final = await messages(standin, channel, 3)
+    return q, await messages(standin, channel, 3)
+
+
+async def test_the_bots_quiz_names_a_half_right_member_and_counts_half(
+    standin: DiscordStandIn, start_bot: StartBot
+) -> None:
+    q, (_, reveal, final) = await split_round(standin, start_bot, lambda q: q.number)
+    split = q.splits[0]
     shown = description(reveal)
     assert bot_text("quiz.half_members", "en", option=option_words(split.option, split.value, "en"),
                     members=f"<@{BOB}>") in shown
@@ -105,3 +115,20 @@ async def test_the_bots_quiz_names_a_half_right_member_and_counts_half(
         bot_text("quiz.final_line", "en", rank=1, member=f"<@{ALICE}>", score=render_score(1, 1, "en")),
         bot_text("quiz.final_line", "en", rank=2, member=f"<@{BOB}>", score=render_score(0.5, 1, "en")),
     ]
+
+
+async def test_the_leaderboard_and_quiz_me_count_the_half(standin: DiscordStandIn, start_bot: StartBot) -> None:
+    """The stored scores keep the half: Bob's school split (0.5) ranks above Alice's wrong answer,
+    and /quiz me shows it by level and topic."""
+    await split_round(standin, start_bot, lambda q: next(
+        i for i, c in enumerate(q.choices, 1) if not q.is_right(c) and q.split_of(c) is None))
+    board = await standin.slash("quiz leaderboard", {"level": "medium"}, locale="en-US", user_id=ALICE)
+    fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
+    # Whole answers only, both would have 0 of 1 and Alice (the lower id) would come first.
+    assert fields[bot_text("quiz.all_time", "en", level=level_name("medium", "en"))].splitlines() == [
+        bot_text("quiz.board_line", "en", rank=1, member=f"<@{BOB}>", right="0.5", asked=1, percent=50),
+        bot_text("quiz.board_line", "en", rank=2, member=f"<@{ALICE}>", right=0, asked=1, percent=0),
+    ]
+    me = (await standin.slash("quiz me", {}, locale="ja", user_id=BOB)).embeds[0]["description"].splitlines()
+    assert me[0] == f"**{level_name('medium', 'ja')}** 0.5/1 (50%)"
+    assert "：0.5/1（50%）" in me[1]

@@ -4,12 +4,16 @@ the scores read from the answers (by server, level and period; by topic for one 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import sqlite3
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
-from bot.store import QuizAnswer, QuizRow, QuizScore, QuizTopicScore, Shards, Store, open_store
+from bot.store import QuizAnswer, QuizRow, QuizScore, QuizTopicScore, Shards, Store, open_store, school_json
+from bot.store.migrations import MIGRATIONS
 from engine.school import School
 
 T0 = 1_800_000_000  # epoch seconds
@@ -34,8 +38,8 @@ async def start(store: Store, *, guild: int = GUILD, channel: int = CHANNEL, lev
 
 
 def answer(quiz: QuizRow, question: int, user: int, correct: bool, *, at: int = T0 + 5, topic: str = "元首",
-           choice: int = 1) -> QuizAnswer:
-    return QuizAnswer(quiz.id, question, user, choice, correct, topic, "47,51", at)
+           choice: int = 1, half: bool = False) -> QuizAnswer:
+    return QuizAnswer(quiz.id, question, user, choice, correct, topic, "47,51", at, half)
 
 
 async def test_create_and_read_a_quiz(store: Store) -> None:
@@ -172,3 +176,70 @@ async def test_quizzes_and_answers_persist(store_location: str) -> None:
         assert [a.user_id for a in await again.quiz_answers(row.id)] == [BOB]
     finally:
         await again.close()
+
+
+async def test_a_half_right_answer_counts_half(store: Store) -> None:
+    """Another school option's answer is stored as half right; the scores add it as 0.5 (kept in
+    integers: right and half apart) and rank by right + half / 2."""
+    easy = await start(store)
+    hard = await start(store, channel=SECOND_CHANNEL, level="hard")
+    for quiz, question, user, correct, half, topic in [
+        (easy, 1, ALICE, True, False, "元首"), (easy, 2, ALICE, False, True, "元首"),
+        (easy, 3, ALICE, False, False, "重審"),
+        (easy, 1, BOB, True, False, "元首"), (easy, 2, BOB, False, False, "元首"),
+        (easy, 1, CAROL, False, True, "元首"), (easy, 2, CAROL, False, True, "元首"),
+        (easy, 3, CAROL, False, True, "重審"), (hard, 1, CAROL, False, True, "伏吟"),
+    ]:
+        assert await store.add_quiz_answer(answer(quiz, question, user, correct, topic=topic, half=half))
+    alice = await store.quiz_answers(easy.id, 2)
+    assert [(a.user_id, a.correct, a.half) for a in alice] == [(ALICE, False, True), (BOB, False, False),
+                                                                (CAROL, False, True)]
+    # Carol 2 of 4 in halves, Alice 1.5 of 3, Bob 1 of 2 (whole answers only would put Bob first).
+    scores = await store.quiz_scores(GUILD, None, None, 10)
+    assert scores == (QuizScore(CAROL, 0, 4, 2 * 2), QuizScore(ALICE, 1, 3, 1), QuizScore(BOB, 1, 2, 0))
+    assert [s.points for s in scores] == [2, 1.5, 1]
+    assert await store.quiz_scores(GUILD, "easy", None, 2) == (QuizScore(ALICE, 1, 3, 1), QuizScore(CAROL, 0, 3, 3))
+    assert await store.quiz_topics(GUILD, ALICE) == (
+        QuizTopicScore("easy", "元首", 1, 2, "47,51", half=1), QuizTopicScore("easy", "重審", 0, 1, "47,51"),
+    )
+    assert [t.points for t in await store.quiz_topics(GUILD, CAROL)] == [1, 0.5, 0.5]
+
+
+async def test_answers_stored_before_half_credit_read_as_they_were(empty_store_location: str) -> None:
+    """Answers written by the schema before the half column count whole or none, as they did."""
+    old = len(MIGRATIONS) - 1
+    old_quiz = 1000  # clear of the ids the store gives (an identity sequence does not skip an explicit id)
+    statements = [
+        ("INSERT INTO quizzes (id, guild_id, channel_id, user_id, locale, level, count, seed, school, seconds, "
+         "question, deadline, started_at) VALUES (?, ?, ?, ?, 'en-US', 'easy', 2, 42, ?, 30, 2, ?, ?)",
+         (old_quiz, GUILD, CHANNEL, ALICE, school_json(School()), T0 + 30, T0)),
+        *[("INSERT INTO quiz_answers (quiz_id, question, user_id, choice, correct, topic, seed, answered_at) "
+           "VALUES (?, ?, ?, ?, ?, '元首', '51', ?)", (old_quiz, question, user, choice, correct, T0 + question))
+          for question, user, choice, correct in [(1, ALICE, 1, 1), (2, ALICE, 2, 0), (1, BOB, 3, 0)]],
+    ]
+    if empty_store_location.startswith("postgresql://"):
+        import psycopg
+
+        from bot.store.postgres import migrate as pg_migrate
+
+        async with await psycopg.AsyncConnection.connect(empty_store_location, autocommit=True) as conn:
+            assert await pg_migrate(conn, MIGRATIONS[:old]) == old
+            for statement, params in statements:
+                await conn.execute(statement.replace("?", "%s"), params)
+    else:
+        from bot.store.sqlite import migrate as sqlite_migrate
+
+        Path(empty_store_location).parent.mkdir(parents=True)
+        with contextlib.closing(sqlite3.connect(empty_store_location, isolation_level=None)) as conn:
+            assert sqlite_migrate(conn, MIGRATIONS[:old]) == old
+            for statement, params in statements:
+                conn.execute(statement, params)
+    store = await open_store(empty_store_location)
+    try:
+        assert [(a.user_id, a.correct, a.half) for a in await store.quiz_answers(old_quiz)] == [
+            (ALICE, True, False), (BOB, False, False), (ALICE, False, False)]
+        assert await store.quiz_scores(GUILD, None, None, 10) == (QuizScore(ALICE, 1, 2), QuizScore(BOB, 0, 1))
+        assert await store.add_quiz_answer(answer(await start(store, channel=SECOND_CHANNEL), 1, BOB, False, half=True))
+        assert await store.quiz_scores(GUILD, None, None, 10) == (QuizScore(ALICE, 1, 2), QuizScore(BOB, 0, 2, 1))
+    finally:
+        await store.close()

@@ -28,7 +28,7 @@ from bot.core.words import Lang, ls, text, word
 from bot.store import QuizScore, QuizTopicScore, epoch
 from engine.terms import Frame, Method
 from texts.corpus import corpus
-from texts.quiz import Level
+from texts.quiz import Level, render_points
 from texts.words import term
 
 from .service import EmptyRound, QuizService
@@ -46,8 +46,8 @@ SECONDS_MIN, SECONDS_MAX = 10, 300  # time to answer each
 RECENT = timedelta(days=30)
 
 
-def percent(right: int, asked: int) -> int:
-    return round(100 * right / asked) if asked else 0
+def percent(points: float, asked: int) -> int:
+    return round(100 * points / asked) if asked else 0
 
 
 def level_name(level: str, lang: Lang) -> str:
@@ -74,8 +74,8 @@ def topic_paragraphs(row: QuizTopicScore) -> str:
 
 def board_lines(scores: Sequence[QuizScore], lang: Lang) -> str:
     return "\n".join(
-        text("quiz.board_line", lang, rank=rank, member=f"<@{s.user_id}>", right=s.right, asked=s.asked,
-             percent=percent(s.right, s.asked))
+        text("quiz.board_line", lang, rank=rank, member=f"<@{s.user_id}>", right=render_points(s.points, lang),
+             asked=s.asked, percent=percent(s.points, s.asked))
         for rank, s in enumerate(scores, 1)
     )
 
@@ -198,11 +198,13 @@ class Quiz(commands.Cog):
         for row in rows:
             if row.level != shown:
                 shown = row.level
-                right = sum(r.right for r in rows if r.level == shown)
+                points = sum(r.points for r in rows if r.level == shown)  # halves add up exactly
                 asked = sum(r.asked for r in rows if r.level == shown)
-                lines.append(f"**{level_name(shown, lang)}** {right}/{asked} ({percent(right, asked)}%)")
-            lines.append(text("quiz.me_line", lang, topic=topic_name(row.topic, lang), right=row.right,
-                              asked=row.asked, percent=percent(row.right, row.asked),
+                lines.append(f"**{level_name(shown, lang)}** {render_points(points, lang)}/{asked} "
+                             f"({percent(points, asked)}%)")
+            lines.append(text("quiz.me_line", lang, topic=topic_name(row.topic, lang),
+                              right=render_points(row.points, lang), asked=row.asked,
+                              percent=percent(row.points, row.asked),
                               paragraphs=topic_paragraphs(row), term=row.topic))
         embed = discord.Embed(title=text("quiz.me_title", lang), description=clip("\n".join(lines), 4096),
                               colour=discord.Colour(0x5865F2))

@@ -215,7 +215,7 @@ class QuizService:
             return "closed", ""
         given = q.choices[choice - 1]
         record = QuizAnswer(quiz_id, question, user_id, choice, q.is_right(given), q.topic.value,
-                            ",".join(str(n) for n in q.explanation.seed), now)
+                            ",".join(str(n) for n in q.explanation.seed), now, half=q.split_of(given) is not None)
         if not await self.store.add_quiz_answer(record):
             return "already", ""
         lang = language_of(row.locale)
@@ -283,15 +283,9 @@ class QuizService:
 
     async def _scores_embed(self, row: QuizRow, lang: Lang) -> discord.Embed:
         totals: dict[int, list[float]] = {}
-        try:
-            questions = await self.questions(row)
-        except BrokenRound:  # the round cannot be made again: whole answers only
-            questions = ()
         for a in await self.store.quiz_answers(row.id):
             right_asked = totals.setdefault(a.user_id, [0, 0])
-            q = questions[a.question - 1] if 1 <= a.question <= len(questions) else None
-            half = q is not None and 1 <= a.choice <= len(q.choices) and q.credit(q.choices[a.choice - 1]) == 0.5
-            right_asked[0] += 1 if a.correct else 0.5 if half else 0  # a school split counts half this round
+            right_asked[0] += 1 if a.correct else 0.5 if a.half else 0  # a school split counts half
             right_asked[1] += 1
         ranked = sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))
         lines = [

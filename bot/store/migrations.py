@@ -385,4 +385,11 @@ MIGRATIONS: tuple[Step, ...] = (
                   "ALTER TABLE cases ADD COLUMN place_sealed BYTEA"),
     ),
     # -- end of step 12 --
+    # -- step 13: an answer half right (another school option's answer); rows before it count whole or none --
+    Step(
+        "a quiz answer's half credit: the answer under another school option than the quiz's",
+        sqlite=("ALTER TABLE quiz_answers ADD COLUMN half INTEGER NOT NULL DEFAULT 0",),
+        postgres=("ALTER TABLE quiz_answers ADD COLUMN half INTEGER NOT NULL DEFAULT 0",),
+    ),
+    # -- end of step 13 --
 )

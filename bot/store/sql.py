@@ -137,9 +137,9 @@ ADVANCE_QUIZ = (
     "WHERE id = ? AND question = ? AND status = 'running'"
 )
 END_QUIZ = "UPDATE quizzes SET status = ?, ended_at = ? WHERE id = ? AND status = 'running'"
-ANSWER_COLUMNS = "quiz_id, question, user_id, choice, correct, topic, seed, answered_at"
+ANSWER_COLUMNS = "quiz_id, question, user_id, choice, correct, topic, seed, answered_at, half"
 ADD_QUIZ_ANSWER = (
-    f"INSERT INTO quiz_answers ({ANSWER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+    f"INSERT INTO quiz_answers ({ANSWER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
 QUIZ_ANSWERS = f"SELECT {ANSWER_COLUMNS} FROM quiz_answers WHERE quiz_id = ? ORDER BY question, answered_at, user_id"
 QUIZ_ANSWERS_TO = (
@@ -147,13 +147,15 @@ QUIZ_ANSWERS_TO = (
 )
 # Every answer of a member, in every server and quiz (index quiz_answers_user): /quiz me's button.
 FORGET_QUIZ_ANSWERS = "DELETE FROM quiz_answers WHERE user_id = ?"
-# {where}: AND-ed conditions on the quiz's level and the answer's time.
+# {where}: AND-ed conditions on the quiz's level and the answer's time. Points in halves keep the
+# order in integers: right + half/2 ranks as 2 * right + half.
 QUIZ_SCORES = (
-    "SELECT a.user_id, SUM(a.correct), COUNT(*) FROM quiz_answers AS a JOIN quizzes AS z ON z.id = a.quiz_id "
-    "WHERE z.guild_id = ?{where} GROUP BY a.user_id ORDER BY SUM(a.correct) DESC, COUNT(*), a.user_id LIMIT ?"
+    "SELECT a.user_id, SUM(a.correct), COUNT(*), SUM(a.half) FROM quiz_answers AS a "
+    "JOIN quizzes AS z ON z.id = a.quiz_id WHERE z.guild_id = ?{where} GROUP BY a.user_id "
+    "ORDER BY 2 * SUM(a.correct) + SUM(a.half) DESC, COUNT(*), a.user_id LIMIT ?"
 )
 QUIZ_TOPICS = (
-    "SELECT z.level, a.topic, SUM(a.correct), COUNT(*), MAX(a.seed) FROM quiz_answers AS a "
+    "SELECT z.level, a.topic, SUM(a.correct), COUNT(*), MAX(a.seed), SUM(a.half) FROM quiz_answers AS a "
     "JOIN quizzes AS z ON z.id = a.quiz_id WHERE z.guild_id = ? AND a.user_id = ? "
     "GROUP BY z.level, a.topic ORDER BY z.level, a.topic"
 )
@@ -180,22 +182,23 @@ def quiz_of(r: Sequence[Any]) -> QuizRow:
 
 
 def answer_params(a: QuizAnswer) -> tuple[object, ...]:
-    return (a.quiz_id, a.question, a.user_id, a.choice, int(a.correct), a.topic, a.seed, a.answered_at)
+    return (a.quiz_id, a.question, a.user_id, a.choice, int(a.correct), a.topic, a.seed, a.answered_at, int(a.half))
 
 
 def answer_of(r: Sequence[Any]) -> QuizAnswer:
     return QuizAnswer(
         quiz_id=int(r[0]), question=int(r[1]), user_id=int(r[2]), choice=int(r[3]), correct=bool(r[4]),
-        topic=str(r[5]), seed=str(r[6]), answered_at=int(r[7]),
+        topic=str(r[5]), seed=str(r[6]), answered_at=int(r[7]), half=bool(r[8]),
     )
 
 
 def score_of(r: Sequence[Any]) -> QuizScore:
-    return QuizScore(user_id=int(r[0]), right=int(r[1]), asked=int(r[2]))
+    return QuizScore(user_id=int(r[0]), right=int(r[1]), asked=int(r[2]), half=int(r[3]))
 
 
 def topic_of(r: Sequence[Any]) -> QuizTopicScore:
-    return QuizTopicScore(level=str(r[0]), topic=str(r[1]), right=int(r[2]), asked=int(r[3]), seed=str(r[4]))
+    return QuizTopicScore(level=str(r[0]), topic=str(r[1]), right=int(r[2]), asked=int(r[3]), seed=str(r[4]),
+                          half=int(r[5]))
 
 
 # -- the casebook, server options, profiles ----------------------------------------------------

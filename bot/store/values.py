@@ -146,15 +146,23 @@ class QuizAnswer:
     topic: str  # texts.quiz.Topic: the method (or frame) the chart drills
     seed: str  # the explanation's seed ¶s, comma-separated
     answered_at: int  # epoch seconds
+    half: bool = False  # another school option's answer: half credit (never with ``correct``)
 
 
 @dataclass(frozen=True, slots=True)
 class QuizScore:
-    """A member's right answers out of those given (in some scope: a server, a level, a period)."""
+    """A member's right answers out of those given (in some scope: a server, a level, a period);
+    ``half`` answers were another school option's, each worth half (``points``)."""
 
     user_id: int
     right: int
     asked: int
+    half: int = 0
+
+    @property
+    def points(self) -> float:
+        """Right answers with each half-right one counting 0.5."""
+        return self.right + self.half / 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +175,12 @@ class QuizTopicScore:
     right: int
     asked: int
     seed: str
+    half: int = 0  # half-right answers (another school option's), each worth 0.5 in ``points``
+
+    @property
+    def points(self) -> float:
+        """Right answers with each half-right one counting 0.5."""
+        return self.right + self.half / 2
 
 
 # -- the casebook, server options, profiles -------------------------------------------------------

@@ -30,6 +30,7 @@ from texts.quiz.sentences import (
     render_board,
     render_choices,
     render_note,
+    render_points,
     render_prompt,
     render_question,
     render_reveal,
@@ -57,6 +58,6 @@ __all__ = [
     "LEVEL_KINDS", "LEVEL_TOPICS", "METHOD_PATTERNS", "NEIGHBOURS", "Answer", "Explanation", "Kind", "Level",
     "Note", "NoteValue", "Prompt", "Question", "Topic", "Word", "ask", "bare_ring", "chart_key", "draw",
     "explanation_lines", "index", "kinds_for", "level_of", "make_round", "parse_answer", "render_answer",
-    "render_board", "render_choices", "render_note", "render_prompt", "render_question", "render_reveal",
-    "render_score", "render_verdict", "topic_of", "topics",
+    "render_board", "render_choices", "render_note", "render_points", "render_prompt", "render_question",
+    "render_reveal", "render_score", "render_verdict", "topic_of", "topics",
 ]

@@ -156,6 +156,13 @@ def render_question(q: Question, lang: Lang, number: int | None = None, count: i
     return "\n".join(parts)
 
 
+def render_points(points: float, lang: Lang) -> str:
+    """Points counted in halves (a school split is worth half), in the reader's writing: ``2``,
+    or with a half ``2.5`` as the locale writes it (``quiz.points_half``)."""
+    whole, half = divmod(round(2 * points), 2)
+    return text("quiz.points_half", lang, whole=whole) if half else str(whole)
+
+
 def render_score(right: float, asked: int, lang: Lang) -> str:
     """The score line: right answers (a school split counting half) out of questions answered."""
-    return text("quiz.score", lang, right=f"{right:g}", asked=asked)
+    return text("quiz.score", lang, right=render_points(right, lang), asked=asked)
