@@ -42,7 +42,8 @@ Then memory: ``--memory N`` distinct casts with pictures (each a new chart momen
 from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of
 each bot at start, before them and after them. Ratios are ours/peer.
 Then start-up: ``--startup N`` starts of each bot, alternated, timed from the process's start to its
-IDENTIFY at the stand-in (READY is sent back at once): ours on the bench's database, migrated by then.
+IDENTIFY at the stand-in (READY is sent back at once): ours on the bench's database, migrated by then,
+its modules compiled and its data's parses kept first, as an install has them (``as_installed``).
 ``--peer-twice`` runs the rounds with a second peer in ours' place (ours is started only for the
 reply the peers copy): two bots doing the same work, so its ratios are what the bench itself reads
 as a difference (its figures are in docs/performance.md). Read ours/peer against it.
@@ -352,6 +353,17 @@ def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, ho
     return bot
 
 
+def as_installed(tree: Path) -> None:
+    """Ours' modules compiled and its data's TOML parses kept, as an install leaves them (pip
+    compiles the modules; the image and the service run ``keep_all``: Dockerfile,
+    deploy/liuren-bot.service), so a start with ``PYTHONDONTWRITEBYTECODE`` set, which writes none,
+    times the bot and not a first run's compiling; the peer's discord.py is installed, compiled."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "bot", "engine", "texts"], cwd=tree, check=True,
+                   stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-c", "from texts.shipped import keep_all; keep_all()"], cwd=tree,
+                   check=True)
+
+
 def startup_ms(host: Host, label: str, argv: list[str], env: Mapping[str, str], workdir: Path,
                tree: Path = ROOT) -> float:
     """Milliseconds from a bot's process start to its IDENTIFY at the stand-in (READY is the
@@ -525,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
                 ours_start = (peer_argv, peer_env, ROOT)
             for bot in bots:
                 bot.stop()
+            as_installed(args.ours_tree.resolve())
             times: dict[str, list[float]] = {"ours": [], "peer": []}
             for n in range(args.startup):  # alternated, as the rounds: a busy moment slows both alike
                 for label in ("ours", "peer") if n % 2 == 0 else ("peer", "ours"):
