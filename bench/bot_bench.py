@@ -27,7 +27,9 @@ slows both alike. Workloads (64 in flight by default):
   through dates, a quiz or the site asks), the users cycled as in the others, the picture attached.
 
 Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
-p95 and mean over all rounds), and the bot's CPU per interaction (user + system time of its process,
+p95 and mean over all rounds); for the workloads with a picture, also to the picture's arrival
+(ours sends a picture not drawn yet as an edit of its reply; the peer's comes with it, so its
+two figures are one); the bot's CPU per interaction (user + system time of its process,
 from /proc, over the round; the median of the rounds; and of it, the main thread's, which runs the
 event loop: the rest is worker threads, drawing pictures and writing the database). Beside them, to
 read a latency ratio by: the round's wall time per interaction (its inverse is the throughput at C
@@ -40,7 +42,8 @@ Then memory: ``--memory N`` distinct casts with pictures (each a new chart momen
 from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of
 each bot at start, before them and after them. Ratios are ours/peer.
 Then start-up: ``--startup N`` starts of each bot, alternated, timed from the process's start to its
-IDENTIFY at the stand-in (READY is sent back at once): ours on the bench's database, migrated by then.
+IDENTIFY at the stand-in (READY is sent back at once): ours on the bench's database, migrated by then,
+its modules compiled and its data's parses kept first, as an install has them (``as_installed``).
 ``--peer-twice`` runs the rounds with a second peer in ours' place (ours is started only for the
 reply the peers copy): two bots doing the same work, so its ratios are what the bench itself reads
 as a difference (its figures are in docs/performance.md). Read ours/peer against it.
@@ -129,55 +132,72 @@ def user_of(n: int) -> int:
     return USERS + n % GROUP
 
 
-async def _cast(standin: DiscordStandIn, options: Mapping[str, Any], n: int) -> float:
+async def _cast(standin: DiscordStandIn, options: Mapping[str, Any], n: int) -> tuple[float, float]:
     """One /cast; ms until the chart reached the stand-in: the callback, or for a bot that first
-    deferred (type 5, as one that cannot answer within Discord's 3 s does) the edit that followed.
+    deferred (type 5, as one that cannot answer within Discord's 3 s does) the edit that followed;
+    and ms until its picture did (the same message, or the edit adding a picture that was still
+    being drawn when the text went out; the first figure again without a picture).
     A reply that is not the chart (an error, a cooldown) fails the run."""
     sent = time.perf_counter()
     callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S, user_id=user_of(n))
     body, at = callback.body, sent + callback.elapsed
+    path = f"/webhooks/{standin.application_id}/{callback.token}"
     if callback.type == 5:
         DEFERRED[0] += 1
-        path = f"/webhooks/{standin.application_id}/{callback.token}"
         try:
             edit = await standin.wait_request(lambda r: r.path.startswith(path) and r.method in ("PATCH", "POST"),
                                               timeout=EDIT_TIMEOUT_S)
         except TimeoutError:  # the stand-in, as Discord, expires an interaction not answered in time
             EXPIRED[0] += 1
-            return float("nan")
+            return float("nan"), float("nan")
         body, at = {"type": 4, "data": edit.body or {}, "_files": (edit.body or {}).get("_files", [])}, edit.at
     data = body.get("data") or {}
     if body.get("type") != 4 or int(data.get("flags") or 0) & 64 or not data.get("embeds") \
             or not data.get("components"):
         raise RuntimeError(f"/cast answered with something else than the chart: {str(body)[:300]}")
+    pictured = at
+    if options.get("image", True) and not body.get("_files"):  # the picture follows by an edit
+        edit = await standin.wait_request(
+            lambda r: r.path.startswith(path) and r.method == "PATCH" and bool((r.body or {}).get("_files")),
+            timeout=EDIT_TIMEOUT_S)
+        if edit.status != 200:
+            raise RuntimeError(f"/cast's picture edit refused ({edit.status})")
+        body, pictured = {"_files": edit.body["_files"]}, edit.at
     if bool(body.get("_files")) != bool(options.get("image", True)):
         raise RuntimeError(f"/cast with image={options.get('image')} answered with {len(body.get('_files', []))} files")
-    return (at - sent) * 1000
+    return (at - sent) * 1000, (pictured - sent) * 1000
 
 
 async def _sample(standin: DiscordStandIn, options: Mapping[str, Any]) -> dict[str, Any]:
-    """What the bot sent for one /cast: the callback's message, its file, its followups."""
+    """What the bot sent for one /cast: the callback's message with its file (added by an edit
+    when the picture was drawn after the text went out), its followups."""
     callback = await standin.slash("cast", options, timeout=CALLBACK_TIMEOUT_S, user_id=user_of(-1))
     await asyncio.sleep(1.0)  # its followups, if any
     path = f"/webhooks/{standin.application_id}/{callback.token}"
     followups = [{k: v for k, v in (r.body or {}).items() if not k.startswith("_")}
                  for r in standin.requests if r.method == "POST" and r.path == path]
-    files = [{"filename": f["filename"], "data": base64.b64encode(f["data"]).decode()} for f in callback.files]
-    attachments = callback.data.get("attachments") or []
+    first, uploaded = dict(callback.data), callback.files
+    if options.get("image", True) and not uploaded:
+        edit = (await standin.original_edit(callback)).body
+        first.update(embeds=edit["embeds"], attachments=edit.get("attachments") or [])
+        uploaded = edit["_files"]
+    files = [{"filename": f["filename"], "data": base64.b64encode(f["data"]).decode()} for f in uploaded]
+    attachments = first.get("attachments") or []
     for entry, attached in zip(files, attachments, strict=False):
         entry["description"] = attached.get("description")
-    return {"first": {k: v for k, v in callback.data.items() if k != "attachments"},
+    return {"first": {k: v for k, v in first.items() if k != "attachments"},
             "files": files, "followups": followups}
 
 
-async def _run(standin: DiscordStandIn, workload: str, start: int, count: int, concurrency: int) -> list[float]:
+async def _run(standin: DiscordStandIn, workload: str, start: int, count: int,
+               concurrency: int) -> list[tuple[float, float]]:
     in_flight = asyncio.Semaphore(concurrency)
 
-    async def bounded(n: int) -> float:
+    async def bounded(n: int) -> tuple[float, float]:
         async with in_flight:
             return await _cast(standin, options_for(workload, n), n)
 
-    latencies: list[float] = []
+    latencies: list[tuple[float, float]] = []
     for chunk in range(start, start + count, CLEAR_EVERY):
         latencies += await asyncio.gather(*(bounded(n) for n in range(chunk, min(start + count, chunk + CLEAR_EVERY))))
         standin.requests.clear()  # nothing waits now; keeps the host's memory flat
@@ -218,8 +238,9 @@ async def serve() -> int:
                 MEMORY_MOMENTS[:], answer = memory_moments(ask["count"])
             elif ask["op"] == "run":
                 DEFERRED[0] = EXPIRED[0] = 0
-                answer = {"latencies": await _run(standin, ask["workload"], ask["start"], ask["count"],
-                                                  ask["concurrency"]), "deferred": DEFERRED[0], "expired": EXPIRED[0]}
+                both = await _run(standin, ask["workload"], ask["start"], ask["count"], ask["concurrency"])
+                answer = {"latencies": [x for x, _ in both], "pictures": [y for _, y in both],
+                          "deferred": DEFERRED[0], "expired": EXPIRED[0]}
             else:
                 break
             errors = [repr(e) for s in standins.values() for e in s.errors]
@@ -279,6 +300,7 @@ class Bot:
     log: TextIO
     latencies: dict[str, list[float]] = field(default_factory=dict)
     round_medians: dict[str, list[float]] = field(default_factory=dict)  # each round's latency median
+    pictured: dict[str, list[float]] = field(default_factory=dict)  # latencies until the picture arrived
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)
     loop_ms: dict[str, list[float]] = field(default_factory=dict)  # … of it on the main (event loop's) thread
     wall_ms: dict[str, list[float]] = field(default_factory=dict)  # the round's wall time per interaction
@@ -331,6 +353,17 @@ def start(label: str, argv: list[str], env: Mapping[str, str], workdir: Path, ho
     return bot
 
 
+def as_installed(tree: Path) -> None:
+    """Ours' modules compiled and its data's TOML parses kept, as an install leaves them (pip
+    compiles the modules; the image and the service run ``keep_all``: Dockerfile,
+    deploy/liuren-bot.service), so a start with ``PYTHONDONTWRITEBYTECODE`` set, which writes none,
+    times the bot and not a first run's compiling; the peer's discord.py is installed, compiled."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "bot", "engine", "texts"], cwd=tree, check=True,
+                   stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-c", "from texts.shipped import keep_all; keep_all()"], cwd=tree,
+                   check=True)
+
+
 def startup_ms(host: Host, label: str, argv: list[str], env: Mapping[str, str], workdir: Path,
                tree: Path = ROOT) -> float:
     """Milliseconds from a bot's process start to its IDENTIFY at the stand-in (READY is the
@@ -355,6 +388,7 @@ def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int,
     bot.loop_ms.setdefault(workload, []).append((bot.cpu_s(loop_only=True) - loop_before) / count * 1000)
     answered = [x for x in ran["latencies"] if x == x]  # not the expired (NaN)
     bot.latencies.setdefault(workload, []).extend(answered)
+    bot.pictured.setdefault(workload, []).extend(x for x in ran["pictures"] if x == x)
     bot.round_medians.setdefault(workload, []).append(statistics.median(answered) if answered else float("nan"))
     bot.deferred[workload] = bot.deferred.get(workload, 0) + ran["deferred"]
     bot.expired[workload] = bot.expired.get(workload, 0) + ran["expired"]
@@ -455,6 +489,10 @@ def main(argv: list[str] | None = None) -> int:
             print(row("latency median", statistics.median(mine), statistics.median(theirs), "ms"))
             print(row("latency p95", p95(mine), p95(theirs), "ms"))
             print(row("latency mean", statistics.fmean(mine), statistics.fmean(theirs), "ms"))
+            if workload != SAME:  # ours may send the picture after the text: until it arrived, too
+                mine, theirs = ours.pictured[workload], peer.pictured[workload]
+                print(row("latency to the picture, median", statistics.median(mine), statistics.median(theirs), "ms"))
+                print(row("latency to the picture, p95", p95(mine), p95(theirs), "ms"))
             print(row("bot CPU per interaction", statistics.median(ours.cpu_ms[workload]),
                       statistics.median(peer.cpu_ms[workload]), "ms"))
             print(row("  of it on the event loop's thread", statistics.median(ours.loop_ms[workload]),
@@ -499,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
                 ours_start = (peer_argv, peer_env, ROOT)
             for bot in bots:
                 bot.stop()
+            as_installed(args.ours_tree.resolve())
             times: dict[str, list[float]] = {"ours": [], "peer": []}
             for n in range(args.startup):  # alternated, as the rounds: a busy moment slows both alike
                 for label in ("ours", "peer") if n % 2 == 0 else ("peer", "ours"):

@@ -26,7 +26,7 @@ from texts.render import render_text
 from texts.when import default_zone
 
 from .core.collector import settle
-from .core.host import make_bot
+from .core.host import LiurenBot, make_bot
 from .core.logs import install_redaction
 from .core.worker import pace_threads
 from .store import Location, Store, StoreError, StoreUnavailable, default_location, open_store
@@ -77,6 +77,14 @@ async def open_waiting(location: Location, backoff: Sequence[float] = OPEN_BACKO
             await asyncio.sleep(wait)
 
 
+async def settle_when_ready(bot: LiurenBot) -> None:
+    """Settle the collector (bot.core.collector) once the gateway is READY and the work the
+    features finish after it (``bot.warming``) is done, whether it succeeded or not."""
+    await bot.wait_until_ready()
+    await asyncio.gather(*bot.warming, return_exceptions=True)
+    settle()
+
+
 async def _run(token: str, force_sync: bool) -> None:
     """Open the store (so a bad database is refused before connecting), run the bot until it is
     closed, and close it gracefully on SIGTERM or SIGINT."""
@@ -98,15 +106,19 @@ async def _run(token: str, force_sync: bool) -> None:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop, sig.name)
+    settling: asyncio.Task[None] | None = None
     try:
         async with bot:
             # discord.py's start, in its two steps: login runs setup_hook (the features loaded, the
-            # quiz's charts built, the commands synced), so what start-up made is frozen out of the
-            # collector's passes before the first interaction (bot.core.collector).
+            # commands synced); once READY and the features' later start-up work (the quiz's
+            # charts) are done, what start-up made is frozen out of the collector's passes
+            # (bot.core.collector), so READY does not wait for the collection.
             await bot.login(token)
-            settle()
+            settling = asyncio.create_task(settle_when_ready(bot), name="liuren-settle")
             await bot.connect()
     finally:
+        if settling is not None:
+            settling.cancel()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
         if closing:

@@ -272,6 +272,34 @@ def message_errors(body: Mapping[str, Any]) -> dict[str, Any]:
     return errors
 
 
+def attachment_errors(body: Mapping[str, Any]) -> dict[str, Any]:
+    """Discord's reading of an edit's files (PATCH of a message, multipart): only the attachments
+    the body lists stay on the message, a new one named by the index of its ``files[n]`` part, so
+    an upload the list leaves out is dropped, and an embed's ``attachment://`` image shows only a
+    file the message keeps. Each such mistake is an error here, so a test sees it."""
+    errors: dict[str, Any] = {}
+    listed = body.get("attachments") or []
+    uploaded = {str(f["field"]): f for f in body.get("_files") or ()}
+    kept: set[str] = set()
+    for i, entry in enumerate(listed):
+        ident = str(entry.get("id"))
+        file = uploaded.get(f"files[{ident}]")
+        if file is not None and entry.get("filename") not in (None, file["filename"]):
+            _merge(errors, _nest(["attachments", str(i), "filename"], {"_errors": [
+                {"code": "ATTACHMENT_NAME_MISMATCH", "message": "Does not match the uploaded file's name."}]}))
+        kept.add(str(file["filename"] if file is not None else entry.get("filename")))
+    for part in uploaded:
+        if not any(f"files[{e.get('id')}]" == part for e in listed):
+            _merge(errors, _nest(["attachments"], {"_errors": [
+                {"code": "ATTACHMENT_NOT_LISTED", "message": f"{part} is not listed in attachments."}]}))
+    for i, embed in enumerate(body.get("embeds") or []):
+        url = str((embed.get("image") or {}).get("url") or "")
+        if url.startswith("attachment://") and url.removeprefix("attachment://") not in kept:
+            _merge(errors, _nest(["embeds", str(i), "image", "url"], {"_errors": [
+                {"code": "ATTACHMENT_NOT_FOUND", "message": "Names no attachment of the message."}]}))
+    return errors
+
+
 class DiscordStandIn:
     """The stand-in server. ``await start()``, then run the bot with ``api_base``/``gateway_url``."""
 
@@ -570,6 +598,30 @@ class DiscordStandIn:
             index = self.requests.index(recorded) + 1
         return found
 
+    async def original_edit(self, callback: Callback, *, timeout: float = 5.0) -> Recorded:
+        """Wait for the edit of a callback's message (``PATCH …/messages/@original``), e.g. the
+        picture added to a reply sent before it was drawn."""
+        path = f"/webhooks/{self.application_id}/{callback.token}/messages/@original"
+        return await self.wait_request(lambda r: r.method == "PATCH" and r.path == path, timeout=timeout)
+
+    async def picture(self, callback: Callback, *, timeout: float = 5.0) -> dict[str, Any]:
+        """The one file a reply's picture came as: with the callback, or, for a picture not drawn
+        when the text went out, by the edit that followed it; AssertionError unless the first embed
+        of that message shows it (``attachment://``)."""
+        embeds, files = callback.embeds, callback.files
+        if not files:
+            edit = await self.original_edit(callback, timeout=timeout)
+            assert edit.status == 200, edit.body
+            embeds, files = edit.body.get("embeds") or [], edit.body.get("_files") or []
+        [upload] = files
+        assert embeds[0]["image"]["url"] == f"attachment://{upload['filename']}", embeds[0].get("image")
+        return dict(upload)
+
+    def edits(self, callback: Callback) -> list[Recorded]:
+        """The edits of a callback's message so far."""
+        path = f"/webhooks/{self.application_id}/{callback.token}/messages/@original"
+        return [r for r in self.requests if r.method == "PATCH" and r.path == path]
+
     def buttons(self, message: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The buttons (component type 2) of a stored message, in order, from every action row."""
         return [c for row in message.get("components") or [] for c in row.get("components") or [] if c.get("type") == 2]
@@ -846,6 +898,8 @@ class DiscordStandIn:
                 failing.times = (failing.times or 0) - 1
                 return discord_error(failing.status, 0, "stand-in: followup refused")
             errors = message_errors(body or {})
+            if method == "PATCH" and (body or {}).get("_multipart"):
+                _merge(errors, attachment_errors(body))
             if errors and method in ("POST", "PATCH"):
                 return discord_error(400, 50035, "Invalid Form Body", errors)
             if method in ("POST", "PATCH", "GET"):

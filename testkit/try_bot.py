@@ -115,7 +115,11 @@ async def _ready(bot: Any, running: asyncio.Task[None]) -> None:
 def _reply(first: Mapping[str, Any], later: Sequence[Recorded], picture: Path) -> list[str]:
     """The reply's messages as text (a deferred reply: its edit, then the followups), the picture saved."""
     bodies = [] if first.get("type") == 5 else [dict(first.get("data") or {}, _files=first.get("_files", []))]
-    bodies += [dict(r.body or {}) for r in later]
+    for r in later:
+        if bodies and r.method == "PATCH" and r.path.endswith("/messages/@original"):
+            bodies[0].update(r.body or {})  # the reply edited: its picture, drawn after its text went out
+        else:
+            bodies.append(dict(r.body or {}))
     lines: list[str] = []
     saved = False
     for number, body in enumerate(bodies, 1):

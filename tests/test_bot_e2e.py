@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -25,7 +26,7 @@ from bot.reply.limits import group_messages
 from bot.store import GuildOptions
 from engine import calendar
 from engine.symbols import PILLARS
-from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, message_errors
+from testkit.discord_standin import LIMITS, DiscordStandIn, GuildSpec, attachment_errors, message_errors
 from tests.conftest import StartBot
 from texts.when import ACCEPTED_FORMS, default_zone
 
@@ -468,17 +469,65 @@ async def test_cast_uploads_the_picture_and_the_embed_shows_it(standin: DiscordS
     from PIL import Image
 
     await start_bot(clock=clock)
-    callback = await standin.slash("cast", {"when": "2026-11-29 14:00", "tz": "Asia/Tokyo"}, locale="en-US")
-    assert callback.body.get("_multipart") is True
-    [upload] = callback.files
-    assert upload["filename"] == "liuren-20261129-1400.png" and upload["data"][:8] == b"\x89PNG\r\n\x1a\n"
+    callback = await standin.slash("cast", {"when": "2031-03-09 14:00", "tz": "Asia/Tokyo"}, locale="en-US")
+    # A 時 not drawn yet (no other test casts it): the text goes out at once, and the picture follows as an edit of it.
+    assert not callback.body.get("_multipart") and not callback.files and "image" not in callback.embeds[0]
+    assert callback.data["components"]
+    edit = await standin.original_edit(callback)
+    assert edit.status == 200 and edit.body.get("_multipart") is True
+    [upload] = edit.body["_files"]
+    assert upload["filename"] == "liuren-20310309-1400.png" and upload["data"][:8] == b"\x89PNG\r\n\x1a\n"
     picture = Image.open(_io.BytesIO(upload["data"]))
     assert picture.format == "PNG" and picture.width >= 800
-    assert callback.embeds[0]["image"]["url"] == "attachment://liuren-20261129-1400.png"
+    assert edit.body["embeds"][0]["image"]["url"] == "attachment://liuren-20310309-1400.png"
+    assert [e["title"] for e in edit.body["embeds"]] == [e["title"] for e in callback.embeds]
     # The alt text rides with the attachment for screen readers.
-    [attachment] = callback.data["attachments"]
+    [attachment] = edit.body["attachments"]
     assert attachment["filename"] == upload["filename"] and attachment["description"].startswith("Da Liu Ren chart")
+    # Another minute of the 時, its picture kept: it goes with the first response, the same bytes.
+    again = await standin.slash("cast", {"when": "2031-03-09 14:20", "tz": "Asia/Tokyo"}, locale="en-US")
+    assert again.body.get("_multipart") is True
+    [kept] = again.files
+    assert kept["filename"] == "liuren-20310309-1420.png" and kept["data"] == upload["data"]
+    assert again.embeds[0]["image"]["url"] == "attachment://liuren-20310309-1420.png"
+    [attachment] = again.data["attachments"]
+    assert attachment["filename"] == kept["filename"] and attachment["description"].startswith("Da Liu Ren chart")
+    await asyncio.sleep(0.05)
+    assert [r for r in standin.requests if r.method == "PATCH"] == [edit]  # no edit for a kept picture
     no_400s(standin)
+
+
+def test_the_standin_reads_an_edits_files_as_discord_does() -> None:
+    png = {"field": "files[0]", "filename": "a.png", "data": b"\x89PNG"}
+    edit = {"embeds": [{"image": {"url": "attachment://a.png"}}], "attachments": [{"id": 0, "filename": "a.png"}],
+            "_files": [png]}
+    assert not attachment_errors(edit)
+    dropped = attachment_errors({**edit, "attachments": []})  # an upload the list leaves out is dropped
+    assert dropped["attachments"]["_errors"] and dropped["embeds"]["0"]["image"]["url"]["_errors"]
+    assert attachment_errors({**edit, "embeds": [{"image": {"url": "attachment://b.png"}}]})["embeds"]
+    assert attachment_errors({**edit, "attachments": [{"id": 0, "filename": "b.png"}]})["attachments"]["0"]
+
+
+async def test_a_refused_picture_edit_is_logged_once_and_the_text_stands(
+    standin: DiscordStandIn, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import discord
+
+    from bot.reply import send
+
+    def misnamed(picture: Any) -> discord.File:  # the embed's image then names no attachment
+        return discord.File(io.BytesIO(picture.png), filename="other.png")
+
+    monkeypatch.setattr(send, "picture_file", misnamed)
+    await start_bot(clock=clock)
+    # a 時 no other test draws, so its picture is not kept yet
+    callback = await standin.slash("cast", {"when": "2031-03-07 10:00", "tz": "Asia/Tokyo"})
+    assert callback.type == 4 and callback.embeds and not callback.files
+    edit = await standin.original_edit(callback)
+    assert edit.status == 400 and edit.body["embeds"][0]["image"]["url"] == "attachment://liuren-20310307-1000.png"
+    await asyncio.sleep(0.1)
+    assert [r for r in standin.requests if r.method == "PATCH"] == [edit]  # not retried
+    assert any("picture could not be attached (400" in r.getMessage() for r in caplog.records)
 
 
 async def test_image_false_replies_with_text_only(standin: DiscordStandIn, start_bot: StartBot) -> None:

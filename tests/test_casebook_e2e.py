@@ -239,21 +239,22 @@ async def test_settings_school_changes_the_transmissions_and_a_case_keeps_its_op
 async def test_settings_language_and_image_apply_to_replies(standin: DiscordStandIn, start_bot: StartBot) -> None:
     await start_bot(clock=clock)
     plain = await standin.slash("cast", {"when": "now"}, locale="ja")
-    assert plain.files and "課 " in plain.embeds[0]["footer"]["text"]
+    assert await standin.picture(plain) and "課 " in plain.embeds[0]["footer"]["text"]
     await standin.slash("settings language", {"language": "en"}, member_permissions=ADMIN)
     await standin.slash("settings image", {"on": False}, member_permissions=ADMIN)
     english = await standin.slash("cast", {"when": "now"}, locale="ja")
     assert "Case " in english.embeds[0]["footer"]["text"] and not english.files
     assert custom_ids(english) and english.data["components"][0]["components"][0]["label"] == "Why"
     asked = await standin.slash("cast", {"when": "now", "image": True}, locale="ja")
-    assert asked.files  # the command's own choice wins
+    assert await standin.picture(asked)  # the command's own choice wins
     await standin.slash("settings language", {"language": "client"}, member_permissions=ADMIN)
     back = await standin.slash("cast", {"when": "now"}, locale="zh-TW")
     assert "課 " in back.embeds[0]["footer"]["text"]
     assert back.data["components"][0]["components"][2]["label"] == "前一時"
     # DMs know no server settings.
     dm = await standin.slash("cast", {"when": "now"}, guild_id=None, locale="en-US")
-    assert dm.files and "Case " in dm.embeds[0]["footer"]["text"]
+    assert await standin.picture(dm) and "Case " in dm.embeds[0]["footer"]["text"]
+    assert not standin.edits(english)  # nor did a picture follow it
 
 
 async def test_the_servers_language_is_every_commands_language(standin: DiscordStandIn, start_bot: StartBot) -> None:

@@ -31,13 +31,24 @@ def test_settle_freezes_start_up_and_keeps_collecting_cycles() -> None:
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
-def test_the_bot_process_settles_after_start_up_before_the_gateway() -> None:
-    """settle() comes after discord.py's login (which runs setup_hook: the features loaded, the
-    quiz's 1,440 charts built in the quiz cog's cog_load) and before connect (the first interaction)."""
+def test_the_bot_process_settles_after_ready_and_the_features_start_up() -> None:
+    """settle() comes after discord.py's login (which runs setup_hook: the features loaded), and
+    once the gateway is READY and the work the features finish after it (the quiz's 1,440 charts,
+    built after READY so start-up does not wait for them) is done: so all of it is frozen, and READY
+    does not wait for the collection."""
     source = (ROOT / "bot" / "__main__.py").read_text(encoding="utf-8")
-    assert source.count("settle()") == 1
-    assert source.index("await bot.login(token)") < source.index("settle()") < source.index("await bot.connect()")
+    assert source.count("settle()") == 1 and source.count("settle_when_ready(bot)") == 1
+    when = source[source.index("async def settle_when_ready"):source.index("async def _run")]
+    assert when.index("await bot.wait_until_ready()") < when.index("await asyncio.gather(*bot.warming") \
+        < when.index("settle()")
+    assert source.index("await bot.login(token)") < source.index("settle_when_ready(bot)") \
+        < source.index("await bot.connect()")
     assert "bot.start(" not in source
     quiz = (ROOT / "bot" / "quiz" / "cog.py").read_text(encoding="utf-8")
     load = quiz[quiz.index("async def cog_load"):quiz.index("async def cog_unload")]
-    assert load.index("await self.service.prepare()") < load.index("self.service.start()")
+    assert "await self.service.prepare()" not in load
+    assert load.index("self.service.prepare()") < load.index("self.bot.warming.append(") < load.index(
+        "self.service.start()")
+    service = (ROOT / "bot" / "quiz" / "service.py").read_text(encoding="utf-8")
+    prepare = service[service.index("async def prepare"):service.index("def start")]
+    assert prepare.index("await self.client.wait_until_ready()") < prepare.index("index, DEFAULT_SCHOOL")

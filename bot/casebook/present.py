@@ -57,6 +57,7 @@ __all__ = [
     "neighbour",
     "note_lines",
     "picture_for",
+    "picture_now",
     "schools_text",
     "source_pages",
     "stamp",
@@ -122,6 +123,15 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
     return chart, replace(reply, sizes=(first, *reply.sizes[1:]))
 
 
+def picture_now(chart: Chart, lang: Lang, theme: str = "dark", *, known: Facts | None = None,
+                spirits: frozenset[General] = frozenset()) -> Picture | asyncio.Future[Picture]:
+    """``picture_for``'s picture when it is kept already (the reply can carry it), else its drawing,
+    started now, for the reply to attach once it is drawn (bot.reply.send)."""
+    chosen: Theme = "light" if theme == "light" else "dark"
+    found = kept(chart, theme=chosen, lang=lang, known=known, highlight=spirits)
+    return found if found is not None else asyncio.ensure_future(_drawn(chart, chosen, lang, known, spirits))
+
+
 async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: Facts | None = None,
                       spirits: frozenset[General] = frozenset()) -> Picture:
     """The chart's picture, with the querent's 本命/行年 (``known``) and the 類神' cells marked.
@@ -131,8 +141,11 @@ async def picture_for(chart: Chart, lang: Lang, theme: str = "dark", *, known: F
     時 that arrive together wait for one drawing instead of each drawing it."""
     chosen: Theme = "light" if theme == "light" else "dark"
     found = kept(chart, theme=chosen, lang=lang, known=known, highlight=spirits)
-    if found is not None:
-        return found
+    return found if found is not None else await _drawn(chart, chosen, lang, known, spirits)
+
+
+async def _drawn(chart: Chart, chosen: Theme, lang: Lang, known: Facts | None,
+                 spirits: frozenset[General]) -> Picture:
     key = picture_key(chart, chosen, lang, known, spirits)
     drawing = _DRAWING.get(key)
     if drawing is None:

@@ -38,7 +38,7 @@ from .present import (
     load_case,
     neighbour,
     note_lines,
-    picture_for,
+    picture_now,
     schools_text,
     source_pages,
     why_text,
@@ -151,7 +151,7 @@ async def send_case(
         embeds.insert(1, discord.Embed(description=clip(schools_text(chart, lang), 4000)))
         sizes.insert(1, len(embeds[1]))
     known = known_for(chart, case, alone)
-    picture = await picture_for(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
+    picture = picture_now(chart, lang, theme, known=known, spirits=reply.spirits) if image else None
     link = site_link(chart, lang, host_of(interaction).config.site_url)  # LIUREN_SITE_URL
     view = case_view(case, lang, link)
     if (row := schools_row(case.id, chart, lang)) is not None:  # a reader who chose a school or a place

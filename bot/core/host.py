@@ -87,6 +87,8 @@ class LiurenBot(commands.AutoShardedBot):
         self.force_sync = force_sync
         self.extension_names = tuple(extensions)
         self.synced: bool | None = None  # whether the last start synced commands
+        # start-up work a feature finishes after READY (the quiz's charts): the collector settles after it
+        self.warming: list[asyncio.Future[None]] = []
         self.identify_pacer = IdentifyPacer()  # max_concurrency read from Discord in setup_hook
 
     @property

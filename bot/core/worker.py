@@ -16,6 +16,7 @@ import ctypes
 import functools
 import os
 import sys
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -63,21 +64,29 @@ QUIET_S = 1.0  # trimmed after every drawing, the next one faulted its buffers b
 # A waiting worker no longer forces the event loop to let go of the interpreter lock every 5 ms:
 # the loop lets go at its own I/O and waits, often enough for the workers.
 SWITCH_INTERVAL_S = 0.05
-_pending = [0]  # work handed to the pool and not yet finished there (counted on the event loop)
+# Work handed to the pool and not yet finished there, counted on each event loop that handed it:
+# work a loop closed before it finished (a test's bot stopped mid-drawing) is never counted
+# finished, so a closed loop's count is not read.
+_pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, int] = weakref.WeakKeyDictionary()
 _quiet: list[asyncio.TimerHandle | None] = [None]  # the trim due once the pool has been idle QUIET_S
+
+
+def _busy() -> bool:
+    """Whether work is in flight for an event loop still open."""
+    return any(count for loop, count in list(_pending.items()) if not loop.is_closed())
 
 
 def _trim() -> None:
     """Hand what the drawings freed back to the system, on a worker (it walks every arena)."""
     _quiet[0] = None
-    if _LIBC is not None and _pending[0] == 0:
+    if _LIBC is not None and not _busy():
         with contextlib.suppress(RuntimeError):  # the pool shut down: the process is ending anyway
             _POOL.submit(_LIBC.malloc_trim, 0)
 
 
 def _finished(loop: asyncio.AbstractEventLoop) -> None:
-    _pending[0] -= 1
-    if _pending[0] == 0 and _LIBC is not None:
+    _pending[loop] -= 1
+    if not _busy() and _LIBC is not None:
         _quiet[0] = loop.call_later(QUIET_S, _trim)
 
 
@@ -97,7 +106,7 @@ async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwarg
         quiet.cancel()
         _quiet[0] = None
     running = _POOL.submit(functools.partial(work, *args, **kwargs))  # the pool shut down: raises, nothing counted
-    _pending[0] += 1
+    _pending[loop] = _pending.get(loop, 0) + 1
     running.add_done_callback(lambda _: _tell(loop))
     return await asyncio.wrap_future(running, loop=loop)
 

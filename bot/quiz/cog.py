@@ -10,6 +10,7 @@ Scores are read from the stored answers.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -92,13 +93,17 @@ class Quiz(commands.Cog):
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
         self.service = QuizService(bot, bot.store, bot.clock, bot.shards_held)
+        self._prepared: asyncio.Future[None] | None = None  # the charts by topic, built after READY
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(QuizChoice, ForgetAnswers)
-        await self.service.prepare()
+        self._prepared = asyncio.ensure_future(self.service.prepare())  # after READY: start-up does not wait
+        self.bot.warming.append(self._prepared)
         self.service.start()
 
     async def cog_unload(self) -> None:
+        if self._prepared is not None:
+            self._prepared.cancel()  # unloaded before READY: nothing to build
         await self.service.stop()
         self.bot.remove_dynamic_items(QuizChoice, ForgetAnswers)
 

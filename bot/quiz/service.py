@@ -120,9 +120,10 @@ class QuizService:
         self.wakeup.set()
 
     async def prepare(self) -> None:
-        """Build the charts by topic (off the loop), so the first /quiz start is quick and the
-        index is made with the rest of start-up (frozen out of the collector's passes with it,
-        bot.core.collector)."""
+        """Once the gateway is READY, build the charts by topic (off the loop), so the first /quiz
+        start is quick; start-up does not wait for it, and the collector settles after it (frozen
+        out of its passes with the rest of start-up, bot.core.collector)."""
+        await self.client.wait_until_ready()
         await asyncio.to_thread(index, DEFAULT_SCHOOL)
 
     def start(self) -> None:
