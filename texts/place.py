@@ -122,6 +122,17 @@ def nearest(place: Place) -> Located:
     return min(cities, key=distance)
 
 
+def own_zone(located: Located) -> str | None:
+    """The place's own zone: a city's, or for coordinates the nearest city's; None when the
+    gazetteer is not installed (coordinates still work)."""
+    if located.zone is not None:
+        return located.zone
+    try:
+        return nearest(located.place).zone
+    except PlaceError:
+        return None
+
+
 def parse_place(text: str) -> Located:
     """``lat,lon`` in decimal degrees (north and east positive) or a city's name, as a :class:`Located`.
 

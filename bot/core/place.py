@@ -6,7 +6,7 @@ The gazetteer is read once (about a second) on the worker threads, never on the 
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from discord import app_commands
 
@@ -15,8 +15,9 @@ from bot.core.options import AUTOCOMPLETE_MAX
 from bot.core.user_text import clip, echo
 from bot.core.words import Lang, text, word
 from bot.core.worker import off_loop
+from bot.core.zones import parse_zone
 from bot.store import Bad, KeptPlace, stored_text
-from texts.place import AmbiguousPlace, Located, PlaceError, candidates, nearest, parse_place, suggest
+from texts.place import AmbiguousPlace, Located, PlaceError, candidates, own_zone, parse_place, suggest
 
 __all__ = ["PLACE_MAX", "kept_place", "place_choices", "place_text", "place_zone", "resolve_place"]
 
@@ -48,16 +49,12 @@ async def resolve_place(typed: str, lang: Lang) -> Located:
 
 
 async def place_zone(located: Located) -> ZoneInfo | None:
-    """The place's own zone (for coordinates, the nearest city's); ``None`` when none is known."""
-    name = located.zone
-    if name is None:
-        try:
-            name = (await off_loop(nearest, located.place)).zone
-        except PlaceError:  # no gazetteer: the reader's zone stays
-            return None
+    """The place's own zone (texts.place.own_zone: for coordinates, the nearest city's, looked up
+    on the worker threads); ``None`` when none is known."""
+    name = located.zone if located.zone is not None else await off_loop(own_zone, located)
     try:
-        return ZoneInfo(name) if name else None
-    except (ZoneInfoNotFoundError, ValueError):
+        return parse_zone(name) if name else None
+    except ValueError:
         return None
 
 

@@ -103,14 +103,9 @@ def place_from(args: argparse.Namespace) -> Located | None:
 def _zone_of(located: Located) -> str:
     """A place given without --tz brings its own zone: a city's, or for coordinates the nearest
     city's (the machine's zone when the gazetteer is not installed)."""
-    if located.zone is not None:
-        return located.zone
-    from texts.place import PlaceError, nearest
+    from texts.place import own_zone
 
-    try:
-        return nearest(located.place).zone or cli_zone()
-    except PlaceError:  # no gazetteer: coordinates still work, on the machine's zone
-        return cli_zone()
+    return own_zone(located) or cli_zone()
 
 
 def chart_and_facts(args: argparse.Namespace) -> tuple[Chart, Facts]:
