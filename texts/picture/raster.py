@@ -279,7 +279,8 @@ STRIP_ROWS = 128  # rows per hand-over to the compressor: ~110 KB of a chart's 8
 
 
 def encode(image: Image.Image) -> bytes:
-    """PNG bytes; deterministic (no time stamp or text chunks).
+    """PNG bytes, with no time stamp or text chunks: a picture drawn again decodes to the same
+    pixels (ISA-L may pick another of two equal matches, so a few compressed bits can differ).
 
     A palette picture (what ``paint`` draws) is written here, not by Pillow's encoder, whose zlib
     took over half of a new chart's drawing: its rows unfiltered, deflated by ISA-L (``isal``) at
