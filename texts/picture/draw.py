@@ -62,7 +62,10 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
     ``highlight`` outlines the cells of those generals, the 類神 of the matter asked.
     Raises ``ValueError`` for an unknown theme or language.
     """
-    return _finished(picture_key(chart, theme, lang, known, highlight), chart, theme, lang, known, highlight)[0]
+    key = picture_key(chart, theme, lang, known, highlight)
+    with _LOCK:
+        found = _CACHE.get(key)
+    return found[0] if found is not None else _finished(key, of_the_hour(chart), theme, lang, known, highlight)[0]
 
 
 def picture_key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
@@ -76,16 +79,13 @@ def picture_key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
     return hour_key(chart), theme, lang, known, highlight  # one picture per 時
 
 
-def _finished(key: tuple[object, ...], chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
+def _finished(key: tuple[object, ...], hour: Chart, theme: Theme, lang: Lang, known: Facts | None,
               highlight: frozenset[General]) -> _Finished:
-    """The kept picture of ``key``, its PNG drawn first when it is not kept."""
+    """``hour``'s picture drawn and kept by ``key`` (with no alt text yet); when another thread
+    finished it meanwhile, that one (which may have its alt text) stays and is given back."""
+    png = raster.png(layout(hour, lang, measure, known, highlight), theme)
     with _LOCK:
-        found = _CACHE.get(key)
-    if found is None:
-        png = raster.png(layout(of_the_hour(chart), lang, measure, known, highlight), theme)
-        with _LOCK:  # another thread may have finished it meanwhile (with its alt text): that one stays
-            found = _CACHE.get(key) or _CACHE.put(key, (png, None))
-    return found
+        return _CACHE.get(key) or _CACHE.put(key, (png, None))
 
 
 def of_the_hour(chart: Chart) -> Chart:
@@ -158,11 +158,17 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
     key = picture_key(chart, theme, lang, known, highlight)
-    png, alt = _finished(key, chart, theme, lang, known, highlight)
+    with _LOCK:
+        found = _CACHE.get(key)
+    png, alt = found if found is not None else (b"", None)
     if alt is None:
-        alt = _alt(chart, lang, known, highlight)
-        with _LOCK:
-            _CACHE.put(key, (png, alt))
+        hour = of_the_hour(chart)  # one chart for the layout and the alt text: its facts and 課体 worked out once
+        if found is None:
+            png, alt = _finished(key, hour, theme, lang, known, highlight)
+        if alt is None:
+            alt = _alt(hour, lang, known, highlight)
+            with _LOCK:
+                _CACHE.put(key, (png, alt))
     return Picture(png, alt, filename(chart))
 
 
@@ -175,12 +181,12 @@ def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
     return None if found is None or found[1] is None else Picture(found[0], found[1], filename(chart))
 
 
-def _alt(chart: Chart, lang: Lang, known: Facts | None, highlight: frozenset[General]) -> str:
-    alt = alt_text(of_the_hour(chart), lang, known)
+def _alt(hour: Chart, lang: Lang, known: Facts | None, highlight: frozenset[General]) -> str:
+    alt = alt_text(hour, lang, known)
     if highlight:  # a screen reader hears first which cells the outline marks
         cells = ("; " if lang == "en" else "、").join(
-            text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground), general=term(g, lang))
-            for g in sorted(highlight) for ground in (chart.generals.ground_of(g),))
+            text("picture.alt_cell", lang, ground=ground, heaven=hour.plate.up(ground), general=term(g, lang))
+            for g in sorted(highlight) for ground in (hour.generals.ground_of(g),))
         alt = text("matter.alt_spirits", lang, cells=cells) + alt
         alt = alt if len(alt) <= ALT_MAX else alt[: ALT_MAX - 1] + "…"
     return alt

@@ -64,12 +64,11 @@ _WORD = re.compile("[^ \u3000]+")
 
 
 def pieces(value: str, size: int, bold: bool) -> list[tuple[int, str]]:
-    """``value`` cut at its spaces into pieces that draw the same pixels as the whole, each with its
-    pen offset at ``SCALE``× from the text's left edge (its first piece at 0). A cut is made only
-    where that offset is a whole pixel: a text is rasterised from a whole-pixel origin, so a piece
-    drawn alone there puts every glyph where the whole text would. CJK texts, whose advances are
-    whole pixels, fall into their words, which recur between charts (``年丙午``, ``未時``) where the
-    whole line does not."""
+    """``value`` cut at its spaces into its words, each with its pen offset at ``SCALE``× from the
+    text's left edge (its first word at 0), rounded to a whole pixel: a text is rasterised from a
+    whole-pixel origin, so a word drawn alone there is where the whole text draws it, or half a
+    pixel at most beside it (CJK advances are whole pixels: their words are exactly in place). The
+    words recur between charts (``年丙午``, ``未時``, a date, a 時's span) where the whole line does not."""
     found: list[tuple[int, str]] = []
     start = offset = measured = 0  # the piece being gathered: where it starts in value, its offset
     pen = 0.0  # the pen's offset at value[measured]
@@ -79,9 +78,8 @@ def pieces(value: str, size: int, bold: bool) -> list[tuple[int, str]]:
             continue
         pen += measure(value[measured:at], size, bold) * SCALE  # a word and its spaces: these recur
         measured = at
-        if pen.is_integer():
-            found.append((offset, value[start:at].rstrip(" \u3000")))
-            start, offset = at, int(pen)
+        found.append((offset, value[start:at].rstrip(" \u3000")))
+        start, offset = at, round(pen)
     found.append((offset, value[start:]))
     return found
 

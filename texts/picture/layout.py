@@ -110,7 +110,8 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
         size = _fit(measure, line, 16, False, room)
         # A long zone name (America/Argentina/ComodRivadavia) does not fit even at the smallest size:
         # it goes on a line of its own rather than past the margin.
-        for i, part in enumerate(_wrap(measure, line, size, False, room)):
+        fits = measure(line, size, False) <= room
+        for i, part in enumerate([line] if fits else _wrap(measure, line, size, False, room)):
             y += 20 if i else 0
             items.append(Text(MARGIN, y, part, size, "muted"))
         y += 24

@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 import threading
 import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
 from typing import TYPE_CHECKING, Literal
@@ -76,6 +77,7 @@ class Palette:
     colours: tuple[RGB, ...]
     index: dict[Role, int]
     blends: dict[tuple[int, int], tuple[int, ...]]  # (paper index, ink index) → LEVELS indices
+    plte: bytes  # the colours as a PNG's PLTE chunk holds them
 
     def ramp(self, paper: int, ink: int) -> list[int]:
         """Coverage 0–255 → palette index, for ``ink`` drawn on ``paper``."""
@@ -103,7 +105,7 @@ def palette(theme: Theme) -> Palette:
             colours += [_mix(roles[paper], roles[ink], k / (LEVELS + 1)) for k in range(1, LEVELS + 1)]
             blends[(index[paper], index[ink])] = tuple(range(first, len(colours)))
     assert len(colours) <= 256, len(colours)
-    return Palette(tuple(colours), index, blends)
+    return Palette(tuple(colours), index, blends, bytes(channel for colour in colours for channel in colour))
 
 
 @remember(256)
@@ -111,12 +113,22 @@ def _ramp(theme: Theme, paper: int, ink: int) -> list[int]:
     return palette(theme).ramp(paper, ink)
 
 
-def _inked(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int,
-           ink: int) -> tuple[Image.Image, Image.Image, int, int]:
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A text inked for one paper: its palette indices and the mask of the pixels it covers, as
+    Pillow's image cores (what the painter pastes), and the bytes they take."""
+
+    indices: ImagingCore
+    covered: ImagingCore
+    weight: int
+
+
+def _inked(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int, ink: int) -> Stamp:
     """``value`` as palette indices of ``ink`` on ``paper``, with the mask of the pixels it covers."""
-    mask, dx, dy = glyphs(value, size, bold, anchor)
+    mask, _, _ = glyphs(value, size, bold, anchor)
     indices = Image.frombytes("P", mask.size, mask.point(_ramp(theme, paper, ink)).tobytes())
-    return indices, mask.point(_COVERED), dx, dy
+    covered = mask.point(_COVERED)
+    return Stamp(indices.im, covered.im, pixels(indices, covered))
 
 
 _COVERED = [0] + [255] * 255  # coverage → the paste mask: every pixel the text touches (a table, not 256 calls)
@@ -128,87 +140,137 @@ def paint(plan: Layout, theme: Theme) -> Image.Image:
     A text takes the paper it lies on from the picture itself (the commonest colour at the
     corners of its box), so the layout need not say what each text sits on.
     """
-    return _paint_on(Image.new("P", (plan.width * SCALE, plan.height * SCALE)), plan, theme)
+    image = Image.new("P", (plan.width * SCALE, plan.height * SCALE))
+    image.putpalette(palette(theme).plte)
+    _paint_on(image.im, image.size, plan, theme)
+    return image
+
+
+@dataclass(frozen=True, slots=True)
+class _Canvas:
+    """A drawing thread's canvas: the picture's rows in ``rows``, each followed by a zero byte, as
+    PNG wants them after the first row's filter byte (each zero is the next row's filter, "none");
+    ``core`` is Pillow's image over the same bytes, so what is painted is ready for the compressor."""
+
+    size: tuple[int, int]
+    rows: bytearray
+    core: ImagingCore
+
+    @classmethod
+    def over(cls, size: tuple[int, int], rows: bytearray | None) -> _Canvas:
+        """A canvas of ``size`` on ``rows`` when they hold it (a picture as wide and no taller
+        than the last: a chart's height follows its lines of facts and 課体), else on new rows."""
+        width, height = size
+        if rows is None or len(rows) < (width + 1) * height:
+            rows = bytearray((width + 1) * height)
+        # Image.frombuffer maps these bytes rather than copying them; painting goes to its core, as
+        # the painter's pastes do (the Image wrapper would copy a mapped image before changing it).
+        return cls(size, rows, Image.frombuffer("P", size, rows, "raw", "P", width + 1, 1).im)
 
 
 _OWN = threading.local()  # each drawing thread's canvas, painted over for its next picture
 
 
 def png(plan: Layout, theme: Theme) -> bytes:
-    """``encode(paint(plan, theme))``, painted on this thread's own canvas: a fresh 2 MB canvas is
-    mapped from the system and its pages faulted in at every drawing (the bot's allocator settings
-    hand such blocks back when freed), where painting over the last one costs a fill."""
-    size = (plan.width * SCALE, plan.height * SCALE)
-    canvas: Image.Image | None = getattr(_OWN, "canvas", None)
-    if canvas is None or canvas.size != size:
-        canvas = _OWN.canvas = Image.new("P", size)
-    return encode(_paint_on(canvas, plan, theme))
+    """``encode(paint(plan, theme))``, painted on this thread's own canvas: no 2 MB canvas mapped
+    from the system and faulted in at every drawing (the bot's allocator settings hand such blocks
+    back when freed), and no copy of the rows for the compressor."""
+    size = width, height = plan.width * SCALE, plan.height * SCALE
+    own: _Canvas | None = getattr(_OWN, "canvas", None)
+    if own is None or own.size != size:
+        same_width = own is not None and own.size[0] == width
+        own = _OWN.canvas = _Canvas.over(size, own.rows if own is not None and same_width else None)
+    _paint_on(own.core, size, plan, theme)
+    rows, stride, end = memoryview(own.rows), width + 1, (width + 1) * height - 1  # the last row's zero dropped
+    return _png(size, palette(theme).plte,
+                (rows[top * stride: min(end, (top + STRIP_ROWS) * stride)] for top in range(0, height, STRIP_ROWS)))
 
 
-def _paint_on(image: Image.Image, plan: Layout, theme: Theme) -> Image.Image:
-    colours = palette(theme)
-    image.im.paste(colours.index["bg"], (0, 0, *image.size))  # the whole canvas, as Image.new would fill it
-    image.putpalette([channel for colour in colours.colours for channel in colour])
-    draw = ImageDraw.Draw(image)
-    # The canvas's core, pasted into directly: Image.paste's checks (mode, size, copy-on-write,
+def _paint_on(canvas: ImagingCore, size: tuple[int, int], plan: Layout, theme: Theme) -> None:
+    # Pillow's image core, pasted into directly: Image.paste's checks (mode, size, copy-on-write,
     # loading each image) cost four times the paste itself, ~125 times a chart, and hold for a
-    # fresh "P" canvas and inked texts of its palette by construction.
-    canvas = image.im
+    # "P" canvas and inked texts of its palette by construction.
+    colours = palette(theme)
     index = colours.index
+    canvas.paste(index["bg"], (0, 0, *size))  # the whole canvas, as Image.new would fill it
+    get, paste = canvas.getpixel, canvas.paste
     for item in plan.items:
         if not isinstance(item, Text):
-            _box(draw, item, index)
+            _box(canvas, item, index)
             continue
         left, y0 = round(item.x * SCALE), round(item.y * SCALE)
-        value, size, bold, anchor, ink = item.text, item.size, item.bold, item.anchor, index[item.role]
-        # A long text from the left drawn as its words where they fall on whole pixels (the same
-        # pixels): a chart's title and pillars are then words kept from other charts, not new texts.
-        cut = pieces(value, size, bold) if len(value) > SHORT and anchor[0] == "l" else ((0, value),)
+        value, text_size, bold, anchor, ink = item.text, item.size, item.bold, item.anchor, index[item.role]
+        # A long text from the left drawn as its words (texts/picture/glyphs.py pieces): a chart's
+        # title, moment and pillars are then words kept from other charts, not new texts.
+        cut = pieces(value, text_size, bold) if len(value) > SHORT and anchor[0] == "l" else ((0, value),)
         for offset, piece in cut:
-            dx, dy, width, height = place(piece, size, bold, anchor)
+            dx, dy, width, height = place(piece, text_size, bold, anchor)
             x, y = left + offset + dx, y0 + dy
             area = (x, y, x + width, y + height)
-            paper = _paper(canvas, image.size, area)
-            inked, covered, _, _ = _inked_cached(piece, size, bold, anchor, theme, paper, ink)
-            canvas.paste(inked.im, area, covered.im)
-    return image
-
-
-def _paper(canvas: ImagingCore, size: tuple[int, int], area: tuple[int, int, int, int]) -> int:
-    x0, y0 = max(0, area[0]), max(0, area[1])
-    x1, y1 = min(size[0], area[2]) - 1, min(size[1], area[3]) - 1
-    first: int = canvas.getpixel((x0, y0))
-    if canvas.getpixel((x1, y0)) == first and canvas.getpixel((x0, y1)) == first and canvas.getpixel((x1, y1)) == first:
-        return first  # the usual case: a text on one colour
-    corners: list[int] = [canvas.getpixel((x, y)) for x in (x0, x1) for y in (y0, y1)]
-    return max(corners, key=corners.count)
+            # The paper is the colour at the box's corners (inside the canvas).
+            cx0, cy0, cx1, cy1 = max(0, x), max(0, y), min(size[0], x + width) - 1, min(size[1], y + height) - 1
+            corners = (get((cx0, cy0)), get((cx1, cy0)), get((cx0, cy1)), get((cx1, cy1)))
+            paper = corners[0]
+            if corners.count(paper) == 4:
+                # One colour at all four: the box holds nothing but its paper (no text lies over
+                # another or over a rule: tests/test_picture.py checks every chart), so the text
+                # goes down whole, its paper with it, without a mask to read.
+                paste(_stamp(piece, text_size, bold, anchor, theme, paper, ink).indices, area)
+                continue
+            paper = max(corners, key=corners.count)  # the commonest of them
+            stamp = _stamp(piece, text_size, bold, anchor, theme, paper, ink)
+            paste(stamp.indices, area, stamp.covered)
 
 
 _short_inked = remember(2048)(_inked)
 # A long text kept once a second picture draws it, by its pixels' bytes (texts.memo.Recurring): the
-# labels charts share (~1 MB of them) stay; a chart's own title, moment and pillars are let go.
+# labels charts share (~1 MB of them) stay; a chart's own texts are let go.
 LONG_BUDGET = 2**20
-_Inked = tuple[Image.Image, Image.Image, int, int]
-_long_inked: Recurring[tuple[object, ...], _Inked] = Recurring(LONG_BUDGET)
+_long_inked: Recurring[tuple[object, ...], Stamp] = Recurring(LONG_BUDGET)
 
 
-def _inked_cached(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int, ink: int) -> _Inked:
+def _stamp(value: str, size: int, bold: bool, anchor: str, theme: Theme, paper: int, ink: int) -> Stamp:
     if len(value) <= SHORT:
         return _short_inked(value, size, bold, anchor, theme, paper, ink)
     return _long_inked.get((value, size, bold, anchor, theme, paper, ink),
-                           lambda: _inked(value, size, bold, anchor, theme, paper, ink), lambda i: pixels(i[0], i[1]))
+                           lambda: _inked(value, size, bold, anchor, theme, paper, ink), lambda i: i.weight)
 
 
-def _box(draw: ImageDraw.ImageDraw, box: Box, index: dict[Role, int]) -> None:
-    corners = (round(box.x0 * SCALE), round(box.y0 * SCALE), round(box.x1 * SCALE), round(box.y1 * SCALE))
+def _box(canvas: ImagingCore, box: Box, index: dict[Role, int]) -> None:
+    """``box`` filled and outlined on ``canvas``: the pixels ImageDraw's rectangle, rounded_rectangle
+    and line give, pasted as colours (ImageDraw would need the canvas as an Image of its own)."""
+    x0, y0, x1, y1 = round(box.x0 * SCALE), round(box.y0 * SCALE), round(box.x1 * SCALE), round(box.y1 * SCALE)
     fill = index[box.fill] if box.fill else None
     outline = index[box.outline] if box.outline else None
-    if corners[0] == corners[2] or corners[1] == corners[3]:  # a rule, not a box
-        draw.line(corners, fill=outline, width=box.width * SCALE)
-    elif box.radius:
-        draw.rounded_rectangle(corners, box.radius * SCALE, fill=fill, outline=outline, width=box.width * SCALE)
-    else:
-        draw.rectangle(corners, fill=fill, outline=outline, width=box.width * SCALE)
+    line = box.width * SCALE
+    if x0 == x1 or y0 == y1:  # a rule, not a box: a line ``line`` px thick, centred as ImageDraw centres it
+        if outline is not None:
+            half = (line - 1) // 2
+            canvas.paste(outline, (x0 - half, y0, x0 - half + line, y1 + 1) if x0 == x1 else
+                         (x0, y0 - half, x1 + 1, y0 - half + line))
+        return
+    if box.radius:
+        fill_mask, outline_mask = _rounded(x1 - x0 + 1, y1 - y0 + 1, box.radius * SCALE, line)
+        if fill is not None:
+            canvas.paste(fill, (x0, y0, x1 + 1, y1 + 1), fill_mask)
+        if outline is not None and outline != fill:
+            canvas.paste(outline, (x0, y0, x1 + 1, y1 + 1), outline_mask)
+        return
+    if fill is not None:
+        canvas.paste(fill, (x0, y0, x1 + 1, y1 + 1))
+    if outline is not None and outline != fill:  # the outline inside the box's edges
+        for band in ((x0, y0, x1 + 1, y0 + line), (x0, y1 - line + 1, x1 + 1, y1 + 1),
+                     (x0, y0, x0 + line, y1 + 1), (x1 - line + 1, y0, x1 + 1, y1 + 1)):
+            canvas.paste(outline, band)
+
+
+@remember(64)
+def _rounded(width: int, height: int, radius: int, line: int) -> tuple[ImagingCore, ImagingCore]:
+    """The masks of a rounded box ``width`` × ``height`` px: its fill, and its outline ``line`` px thick."""
+    masks = Image.new("L", (width, height)), Image.new("L", (width, height))
+    ImageDraw.Draw(masks[0]).rounded_rectangle((0, 0, width - 1, height - 1), radius, fill=255)
+    ImageDraw.Draw(masks[1]).rounded_rectangle((0, 0, width - 1, height - 1), radius, outline=255, width=line)
+    return masks[0].im, masks[1].im
 
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -217,7 +279,8 @@ STRIP_ROWS = 128  # rows per hand-over to the compressor: ~110 KB of a chart's 8
 
 
 def encode(image: Image.Image) -> bytes:
-    """PNG bytes; deterministic (no time stamp or text chunks).
+    """PNG bytes, with no time stamp or text chunks: a picture drawn again decodes to the same
+    pixels (ISA-L may pick another of two equal matches, so a few compressed bits can differ).
 
     A palette picture (what ``paint`` draws) is written here, not by Pillow's encoder, whose zlib
     took over half of a new chart's drawing: its rows unfiltered, deflated by ISA-L (``isal``) at
@@ -231,18 +294,28 @@ def encode(image: Image.Image) -> bytes:
         image.save(out, format="PNG", compress_level=1, compress_type=zlib.Z_RLE, optimize=False)
         return out.getvalue()
     width, height = image.size
+
+    def strips() -> Iterator[bytes | memoryview]:
+        for top in range(0, height, STRIP_ROWS):
+            bottom = min(height, top + STRIP_ROWS)
+            # Pillow's raw encoder pads each row to the stride with a zero byte after it; PNG wants
+            # each row's filter byte (0) before it: the same bytes, one later (the last pad dropped).
+            rows = image.crop((0, top, width, bottom)).tobytes("raw", ("P", width + 1))
+            yield rows if bottom < height else memoryview(rows)[:-1]
+
+    return _png(image.size, bytes(image.getpalette() or ()), strips())
+
+
+def _png(size: tuple[int, int], plte: bytes, strips: Iterable[bytes | memoryview]) -> bytes:
+    """A palette PNG of ``size`` whose rows, each after its filter byte, are ``b"\\0"`` then
+    ``strips``: the strips deflated one after another, so two callers handing over the same strips
+    write the same bytes."""
     deflate = isal_zlib.compressobj(1)
     idat = [deflate.compress(_FILTER_NONE)]
-    for top in range(0, height, STRIP_ROWS):
-        bottom = min(height, top + STRIP_ROWS)
-        # Pillow's raw encoder pads each row to the stride with a zero byte after it; PNG wants each
-        # row's filter byte (0) before it: the same bytes, one later (the last row's pad dropped).
-        # Fed so to the compressor, the rows are never copied into a wider image.
-        rows = image.crop((0, top, width, bottom)).tobytes("raw", ("P", width + 1))
-        idat.append(deflate.compress(rows if bottom < height else memoryview(rows)[:-1]))
+    idat += [deflate.compress(strip) for strip in strips]
     idat.append(deflate.flush())
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, deflate, no interlace
-    return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(image.getpalette() or ())),
+    header = struct.pack(">IIBBBBB", *size, 8, 3, 0, 0, 0)  # 8-bit palette, deflate, no interlace
+    return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", plte),
                      _chunk(b"IDAT", b"".join(idat)), _chunk(b"IEND", b"")))
 
 
@@ -251,7 +324,8 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def clear() -> None:
-    """Forget every rasterised and inked text."""
+    """Forget every rasterised and inked text, and the rounded boxes' masks."""
     _short_inked.cache_clear()
+    _rounded.cache_clear()
     _long_inked.clear()
     clear_glyphs()
