@@ -186,13 +186,17 @@ def cast(
         when, sun = read_sun(when, at if at.utcoffset() is not None else when.local, place, school)
         daytime = sun.daytime
     general = when.yuejiang if yuejiang is None else yuejiang
-    core = classical_chart(when.day, general, when.hour.branch, school, daytime)
-    chart = Chart(
+    chart = with_moment(classical_chart(when.day, general, when.hour.branch, school, daytime), when, sun)
+    _LAST_CAST = (at, tz, school, yuejiang, place, chart)  # one tuple: a thread sees a chart with its inputs
+    return chart
+
+
+def with_moment(core: Chart, when: calendar.Moment, sun: Solar | None) -> Chart:
+    """The classical chart ``core`` as the chart of ``when`` (and of what the sun said there)."""
+    return Chart(
         core.day, core.hour, core.yuejiang, core.school, core.plate, core.lessons,
         core.transmissions, core.generals, core.steps, core.void, when, sun,
     )
-    _LAST_CAST = (at, tz, school, yuejiang, place, chart)  # one tuple: a thread sees a chart with its inputs
-    return chart
 
 
 # The last instant cast and its chart (datetimes and charts are immutable, so the same objects

@@ -47,7 +47,7 @@ from ..recent import Recent
 from ..terms import PATTERN_NAMES, Input, PatternName
 from .rules import RULES, Needs
 
-__all__ = ["NEEDS_INPUT", "PATTERN_NAMES", "Pattern", "Patterns", "Unknown", "classify", "detect"]
+__all__ = ["NEEDS_INPUT", "PATTERN_NAMES", "SCHOOL_READ", "Pattern", "Patterns", "Unknown", "classify", "detect"]
 
 # Patterns that may need a moment (or birth data) to decide.
 NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
@@ -56,6 +56,10 @@ NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
     PatternName.遊子: (Input.天馬,),
     PatternName.天獄: (Input.旺相休囚死,),
 }
+
+# The school options a rule reads itself; every other option reaches the patterns only through the
+# chart's parts (its 三伝, 天将, day…), so two charts alike but for those have the same patterns.
+SCHOOL_READ = frozenset({"maoxing_by_day"})
 
 
 @dataclass(frozen=True, slots=True)
