@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 from typing import Any
 
-from .chart import Chart, cast, cast_classical, classical_chart, with_moment
+from .chart import PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
 from .facts import facts
 from .patterns import SCHOOL_READ, classify, detect
 from .school import School
@@ -113,8 +113,8 @@ def differences(
     ``mine``, a caller comparing many may give once)."""
     t, u = chart.transmissions, other.transmissions
     mine = _patterns(chart) if mine is None else mine
-    if option not in SCHOOL_READ and _PARTS(other) == _PARTS(chart):
-        theirs = mine  # only a school option no rule reads differs: the same 課体
+    if SCHOOL_READ.get(option) is not t.method and _PARTS(other) == _PARTS(chart):
+        theirs = mine  # only a school option no rule reads for this chart differs: the same 課体
     else:
         same = other.day == chart.day and other.moment is chart.moment and u.branches == t.branches
         theirs = _patterns(other, chart if same else None)
@@ -153,6 +153,9 @@ def _recast(chart: Chart, school: School, option: str) -> Chart:
     m = chart.moment
     if m is None:
         return cast_classical(chart.day, chart.yuejiang, chart.hour, school=school)
+    if option not in PARTS_READ and option not in _CALENDAR and option not in _SUN:  # the chart's own parts
+        return Chart(chart.day, chart.hour, chart.yuejiang, school, chart.plate, chart.lessons, chart.transmissions,
+                     chart.generals, chart.steps, chart.void, m, chart.sun)
     if option not in _CALENDAR and option not in _SUN:  # same day, hour and 晝夜: the shared classical chart
         core = classical_chart(chart.day, chart.yuejiang, chart.hour, school, chart.generals.daytime)
         return with_moment(core, m, chart.sun)

@@ -44,7 +44,7 @@ from ..facts import Facts
 from ..facts import facts as derive_facts
 from ..reasons import Why
 from ..recent import Recent
-from ..terms import PATTERN_NAMES, Input, PatternName
+from ..terms import PATTERN_NAMES, Input, Method, PatternName
 from .rules import RULES, Needs
 
 __all__ = ["NEEDS_INPUT", "PATTERN_NAMES", "SCHOOL_READ", "Pattern", "Patterns", "Unknown", "classify", "detect"]
@@ -57,9 +57,10 @@ NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
     PatternName.天獄: (Input.旺相休囚死,),
 }
 
-# The school options a rule reads itself; every other option reaches the patterns only through the
-# chart's parts (its 三伝, 天将, day…), so two charts alike but for those have the same patterns.
-SCHOOL_READ = frozenset({"maoxing_by_day"})
+# The school options a rule reads itself, each for the charts of one method only; every other option
+# reaches the patterns only through the chart's parts (its 三伝, 天将, day…), so two charts alike
+# but for those have the same patterns.
+SCHOOL_READ: dict[str, Method] = {"maoxing_by_day": Method.昴星}
 
 
 @dataclass(frozen=True, slots=True)
