@@ -22,7 +22,7 @@ from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
 from texts.matters.sentences import unrecognised
 from texts.matters.values import MatterSection, answer
-from texts.memo import LRU, size_of
+from texts.memo import LRU, Sampled
 from texts.reading import Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
@@ -102,10 +102,12 @@ def _code(block: str) -> str:
 EXCLUDED_MARK = "⊘ "
 
 
-# By measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
+# By measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs),
+# on a sample of the entries, which are much alike (texts.memo.Sampled: an eighth measured):
 BUDGET, _SHARED = 2**20, (Step, School, Facts)  # each: ~100 readings' fields (8–12 KB), ~600 charts' (1–2 KB)
 _FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)  # readings' fields per language
 _CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)
+_WEIGH_FIELDS, _WEIGH_PIECES = Sampled(_SHARED), Sampled(_SHARED)
 
 
 def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
@@ -118,7 +120,7 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
     cached = _FIELDS.get(key)
     if cached is None:
         cached = tuple(pieces(_write_fields(reading, lang), lang))
-        _FIELDS.put(key, cached, size_of((key, cached), _SHARED))
+        _FIELDS.put(key, cached, _WEIGH_FIELDS((key, cached)))
     return list(cached)
 
 
@@ -247,5 +249,5 @@ def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
             (text("embed.plate", lang), _code(chart_text.ring(chart, lang))),
         ]
         found = tuple(pieces(fields, lang))
-        _CHART_PIECES.put(key, found, size_of((key, found), _SHARED))
+        _CHART_PIECES.put(key, found, _WEIGH_PIECES((key, found)))
     return found
