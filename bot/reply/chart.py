@@ -138,14 +138,14 @@ def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
             label = f"{section_title(current, lang)} — {label}"
         if entry.excluded:
             label = EXCLUDED_MARK + label
-        said = "".join(f"\n-# {line}" for line in notes(entry, lang))
+        said = notes(entry, lang)  # each a small line: "-# " on a line of its own
         unit = entry.unit
         if unit is None:
-            out.append((label, said.removeprefix("\n") or text("embed.no_line", lang)))
+            out.append((label, "-# " + "\n-# ".join(said) if said else text("embed.no_line", lang)))
             continue
         where = f"（¶{unit.lines[0]}）" if unit.lines else ""
-        body = "\n".join(line.strip() for line in unit_lines(unit, lang))
-        out.append((f"{label} {subject(unit)}{where}", body + said))
+        body = "\n".join(map(str.strip, unit_lines(unit, lang)))
+        out.append((f"{label} {subject(unit)}{where}", body + "\n-# " + "\n-# ".join(said) if said else body))
     return out
 
 
