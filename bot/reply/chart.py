@@ -65,7 +65,8 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
             text("embed.pillars_classical", lang, day=chart.day, hour=chart.hour, yuejiang=chart.yuejiang),
             f"{void}{sep}{noble}",
         ]
-    zone = f"{m.zone}（{m.local.tzname()}）" if m.local.tzname() else m.zone
+    abbreviation = m.local.tzname()
+    zone = f"{m.zone}（{abbreviation}）" if abbreviation else m.zone
     if zone_note:
         zone = f"{zone} — {zone_note}"
     override = "" if chart.yuejiang == m.yuejiang else text("embed.override", lang, calendar=m.yuejiang)

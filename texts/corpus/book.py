@@ -159,7 +159,7 @@ class Corpus:
     def general(self, name: object) -> Unit | None:
         """The general's opening unit (e.g. 但見騰蛇，驚疑擾亂), or None if ``name`` is no general."""
         g = canonical_general(name)
-        return None if g is None else self._by_id[f"general.{g}"]
+        return None if g is None else self._by_id[f"general.{g._name_}"]  # _name_: str() is a Python call
 
     def general_on(self, general: object, branch: object) -> Unit | None:
         """The name line of ``general`` 臨 ``branch`` (the 地盤 branch under it), or None.
