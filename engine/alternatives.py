@@ -12,7 +12,7 @@ calendar option for the classical inputs, the 伏吟 option only on a 伏吟 pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
@@ -77,6 +77,19 @@ class Alternative:
             if any(k in kinds for k in group):
                 return rank
         return 4
+
+
+_SCHOOL = attrgetter(*OPTION_VALUES)  # a school's options, in field order
+
+
+def _with(school: School, option: str, value: bool | str) -> School:
+    """``school`` with ``option`` set to ``value`` (School checks the value)."""
+    values: list[Any] = list(_SCHOOL(school))
+    values[_POSITION[option]] = value
+    return School(*values)
+
+
+_POSITION = {option: at for at, option in enumerate(OPTION_VALUES)}
 
 
 def tengshe_bears(chart: Chart, whenever_seen: bool) -> bool:
@@ -176,8 +189,7 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
         for value in values:
             if value == current:
                 continue
-            changed: dict[str, Any] = {option: value}  # one field by name; School checks the value
-            other = _recast(chart, replace(chart.school, **changed), option)
+            other = _recast(chart, _with(chart.school, option, value), option)
             alternative = differences(chart, other, option, value, mine)
             if alternative.kinds:
                 found.append(alternative)

@@ -216,7 +216,8 @@ _LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
 _TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
 _GENERALS: dict[tuple[int, int, int, str, bool], Generals] = {}
 _ALIKE: dict[Generals, Generals] = {}
-_STEPS: dict[tuple[int, int, School, Generals], tuple[Step, Step, Step]] = {}
+# Steps by what they are made of (the 三伝's branches, not the school that chose them): schools share them.
+_STEPS: dict[tuple[int, int, tuple[Branch, Branch, Branch], Generals], tuple[Step, Step, Step]] = {}
 # The 60 days' 旬空 pairs, made once, so the charts of a day share one.
 _VOIDS: tuple[tuple[Branch, Branch], ...] = tuple(day.void for day in PILLARS)
 
@@ -255,7 +256,7 @@ def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School, daytime:
         made = place_generals(day.stem, hour, plate, school.noble_table, daytime)
         generals = _GENERALS[generals_key] = _ALIKE.setdefault(made, made)
     void = _VOIDS[day.index]
-    steps_key = (day.index, plate.offset, school, generals)
+    steps_key = (day.index, plate.offset, transmissions.branches, generals)
     steps = _STEPS.get(steps_key)
     if steps is None:
         steps = _STEPS[steps_key] = _steps(day, plate, transmissions, generals, void)
