@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from enum import Enum
 from functools import lru_cache, wraps
 from operator import attrgetter
@@ -239,10 +239,10 @@ def _plan(kind: type, shared: tuple[type, ...]) -> _Plan:
 
     def values(item: object) -> tuple[object, ...]:
         try:
-            found = every(item)
+            found: Any = every(item)  # Any, not typing.cast: this runs for every slotted object walked
         except AttributeError:  # a slot never set holds nothing
             return tuple(getattr(item, name, None) for name in names)
-        return (found,) if one else cast(tuple[object, ...], found)
+        return (found,) if one else found
 
     return values
 
@@ -254,7 +254,7 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
     a string shared with another entry is counted in both, so the sum errs on the heavy side."""
     plans = _PLANS.setdefault(shared, {})
     seen: set[int] = set()
-    todo = [value]
+    todo: list[Any] = [value]  # Any: no typing.cast in the loop (it runs for every object walked)
     pop, extend, getsizeof, plan_of, mark = todo.pop, todo.extend, sys.getsizeof, plans.get, seen.add
     total = 0
     while todo:
@@ -272,11 +272,10 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
         if plan is _LEAF:
             continue
         if plan is _ITEMS:
-            extend(cast(Iterable[object], item))
+            extend(item)
         elif plan is _MAP:
-            mapping = cast(dict[object, object], item)
-            extend(mapping.keys())
-            extend(mapping.values())
+            extend(item.keys())
+            extend(item.values())
         elif callable(plan):
             extend(plan(item))
     return total
