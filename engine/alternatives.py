@@ -107,7 +107,8 @@ def _patterns(chart: Chart, known: Chart | None = None) -> frozenset[str]:
     """The names of ``chart``'s 課体; ``known``: a chart of the same day, moment and 三伝 branches,
     whose facts (derived from just those) are ``chart``'s too."""
     if chart.moment is not None:  # 龍首 and others read the year and month: no sharing
-        return frozenset(p.name.name for p in classify(chart, None if known is None else facts(known)).held)
+        held = classify(chart, None if known is None else facts(known)).held
+        return frozenset(p.name._name_ for p in held)  # _name_: .name is a Python-level property
     kept = _CLASSICAL_PATTERNS.get(id(chart))
     if kept is None or kept[0] is not chart:
         kept = _CLASSICAL_PATTERNS[id(chart)] = (chart, frozenset(p.name.name for p in detect(chart)))

@@ -39,11 +39,11 @@ MOMENT_STAMP = "%Y-%m-%d %H:%M"  # the moment line's clock time (bot.reply.kept 
 def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
     """課名 (texts.words.explain.chart_name) and the named patterns, in the reader's script; glossed in English."""
     t = chart.transmissions
-    parts = {t.method.name, *(() if t.frame is None else (t.frame.name,))}
+    parts = {t.method._name_, *(() if t.frame is None else (t.frame._name_,))}  # _name_: .name is a property
     held = reading.patterns.held if reading is not None else ()
     # An English title keeps the name as the seed writes it (伏吟・自信); the gloss after it is the English.
     name = chart_name(t, "ja" if lang == "en" else lang)
-    names = [name, *[show(p.name, lang) for p in held if p.name.name not in parts]]
+    names = [name, *[show(p.name, lang) for p in held if p.name._name_ not in parts]]
     if lang == "en":
         names = [gloss(n) for n in names]
     return clip(" ｜ ".join(names), TITLE_MAX)
