@@ -12,11 +12,13 @@ calendar option for the classical inputs, the 伏吟 option only on a 伏吟 pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
-from .chart import Chart, cast, cast_classical, classical_chart
-from .patterns import detect
+from .chart import PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
+from .facts import facts
+from .patterns import SCHOOL_READ, classify, detect
 from .school import School
 from .symbols import BRANCHES, Branch
 from .terms import General, Method
@@ -77,6 +79,19 @@ class Alternative:
         return 4
 
 
+_SCHOOL = attrgetter(*OPTION_VALUES)  # a school's options, in field order
+
+
+def _with(school: School, option: str, value: bool | str) -> School:
+    """``school`` with ``option`` set to ``value`` (School checks the value)."""
+    values: list[Any] = list(_SCHOOL(school))
+    values[_POSITION[option]] = value
+    return School(*values)
+
+
+_POSITION = {option: at for at, option in enumerate(OPTION_VALUES)}
+
+
 def tengshe_bears(chart: Chart, whenever_seen: bool) -> bool:
     """Whether 騰蛇's opening bears (docs/rules.md §9.3 R3): as 發用 only, or on any of the 三伝."""
     heaven = chart.plate.up(chart.generals.ground_of(General.騰蛇))
@@ -88,9 +103,12 @@ def tengshe_bears(chart: Chart, whenever_seen: bool) -> bool:
 _CLASSICAL_PATTERNS: dict[int, tuple[Chart, frozenset[str]]] = {}
 
 
-def _patterns(chart: Chart) -> frozenset[str]:
+def _patterns(chart: Chart, known: Chart | None = None) -> frozenset[str]:
+    """The names of ``chart``'s 課体; ``known``: a chart of the same day, moment and 三伝 branches,
+    whose facts (derived from just those) are ``chart``'s too."""
     if chart.moment is not None:  # 龍首 and others read the year and month: no sharing
-        return frozenset(p.name.name for p in detect(chart))
+        held = classify(chart, None if known is None else facts(known)).held
+        return frozenset(p.name._name_ for p in held)  # _name_: .name is a Python-level property
     kept = _CLASSICAL_PATTERNS.get(id(chart))
     if kept is None or kept[0] is not chart:
         kept = _CLASSICAL_PATTERNS[id(chart)] = (chart, frozenset(p.name.name for p in detect(chart)))
@@ -109,7 +127,11 @@ def differences(
     ``mine``, a caller comparing many may give once)."""
     t, u = chart.transmissions, other.transmissions
     mine = _patterns(chart) if mine is None else mine
-    theirs = _patterns(other)
+    if SCHOOL_READ.get(option) is not t.method and _PARTS(other) == _PARTS(chart):
+        theirs = mine  # only a school option no rule reads for this chart differs: the same 課体
+    else:
+        same = other.day == chart.day and other.moment is chart.moment and u.branches == t.branches
+        theirs = _patterns(other, chart if same else None)
     tengshe = option == "tengshe_whenever_seen" and (
         tengshe_bears(chart, chart.school.tengshe_whenever_seen) != tengshe_bears(other, bool(value)))
     return Alternative(
@@ -117,9 +139,15 @@ def differences(
         None if u.branches == t.branches else u.branches,
         None if u.method is t.method else u.method,
         other.day != chart.day, other.hour != chart.hour,
+        () if other.generals is chart.generals else  # equal generals are one object (engine.chart)
         tuple(b for b in BRANCHES if other.generals.on(b) is not chart.generals.on(b)),
         tuple(sorted(theirs - mine)), tuple(sorted(mine - theirs)), tengshe,
     )
+
+
+# What a chart is apart from its school: the 課体 read only these and SCHOOL_READ's options.
+_PARTS = attrgetter("day", "hour", "yuejiang", "plate", "lessons", "transmissions", "generals", "steps", "void",
+                    "moment", "sun")
 
 
 def _applies(chart: Chart, option: str) -> bool:
@@ -139,9 +167,12 @@ def _recast(chart: Chart, school: School, option: str) -> Chart:
     m = chart.moment
     if m is None:
         return cast_classical(chart.day, chart.yuejiang, chart.hour, school=school)
+    if option not in PARTS_READ and option not in _CALENDAR and option not in _SUN:  # the chart's own parts
+        return Chart(chart.day, chart.hour, chart.yuejiang, school, chart.plate, chart.lessons, chart.transmissions,
+                     chart.generals, chart.steps, chart.void, m, chart.sun)
     if option not in _CALENDAR and option not in _SUN:  # same day, hour and 晝夜: the shared classical chart
         core = classical_chart(chart.day, chart.yuejiang, chart.hour, school, chart.generals.daytime)
-        return replace(core, moment=m, sun=chart.sun)
+        return with_moment(core, m, chart.sun)
     override = None if chart.yuejiang == m.yuejiang else chart.yuejiang
     return cast(m.local, school=school, yuejiang=override, place=None if chart.sun is None else chart.sun.place)
 
@@ -159,8 +190,7 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
         for value in values:
             if value == current:
                 continue
-            changed: dict[str, Any] = {option: value}  # one field by name; School checks the value
-            other = _recast(chart, replace(chart.school, **changed), option)
+            other = _recast(chart, _with(chart.school, option, value), option)
             alternative = differences(chart, other, option, value, mine)
             if alternative.kinds:
                 found.append(alternative)

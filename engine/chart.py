@@ -84,6 +84,9 @@ def hidden_stem(day: Pillar, branch: Branch) -> Stem | None:
     return STEMS[index] if index < 10 else None
 
 
+# The school options a classical chart's parts are built from (cast reads the calendar's and the
+# sun's): under a school that differs in another, a chart has the same parts.
+PARTS_READ = frozenset({"noble_table", "fuyin_repeat_clash", "shehai_depth_first"})
 # Each school's charts, by (day, 月将, hour) as one number, with the School object they all share.
 _CACHE: dict[School, tuple[School, dict[int, Chart]]] = {}
 _T = TypeVar("_T")
@@ -186,13 +189,17 @@ def cast(
         when, sun = read_sun(when, at if at.utcoffset() is not None else when.local, place, school)
         daytime = sun.daytime
     general = when.yuejiang if yuejiang is None else yuejiang
-    core = classical_chart(when.day, general, when.hour.branch, school, daytime)
-    chart = Chart(
+    chart = with_moment(classical_chart(when.day, general, when.hour.branch, school, daytime), when, sun)
+    _LAST_CAST = (at, tz, school, yuejiang, place, chart)  # one tuple: a thread sees a chart with its inputs
+    return chart
+
+
+def with_moment(core: Chart, when: calendar.Moment, sun: Solar | None) -> Chart:
+    """The classical chart ``core`` as the chart of ``when`` (and of what the sun said there)."""
+    return Chart(
         core.day, core.hour, core.yuejiang, core.school, core.plate, core.lessons,
         core.transmissions, core.generals, core.steps, core.void, when, sun,
     )
-    _LAST_CAST = (at, tz, school, yuejiang, place, chart)  # one tuple: a thread sees a chart with its inputs
-    return chart
 
 
 # The last instant cast and its chart (datetimes and charts are immutable, so the same objects
@@ -209,7 +216,8 @@ _LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
 _TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
 _GENERALS: dict[tuple[int, int, int, str, bool], Generals] = {}
 _ALIKE: dict[Generals, Generals] = {}
-_STEPS: dict[tuple[int, int, School, Generals], tuple[Step, Step, Step]] = {}
+# Steps by what they are made of (the 三伝's branches, not the school that chose them): schools share them.
+_STEPS: dict[tuple[int, int, tuple[Branch, Branch, Branch], Generals], tuple[Step, Step, Step]] = {}
 # The 60 days' 旬空 pairs, made once, so the charts of a day share one.
 _VOIDS: tuple[tuple[Branch, Branch], ...] = tuple(day.void for day in PILLARS)
 
@@ -248,7 +256,7 @@ def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School, daytime:
         made = place_generals(day.stem, hour, plate, school.noble_table, daytime)
         generals = _GENERALS[generals_key] = _ALIKE.setdefault(made, made)
     void = _VOIDS[day.index]
-    steps_key = (day.index, plate.offset, school, generals)
+    steps_key = (day.index, plate.offset, transmissions.branches, generals)
     steps = _STEPS.get(steps_key)
     if steps is None:
         steps = _STEPS[steps_key] = _steps(day, plate, transmissions, generals, void)

@@ -42,7 +42,7 @@ class Generals:
 
     def on(self, heaven: Branch) -> General:
         """The general riding the 天盤 branch ``heaven``."""
-        return self.by_ground[(heaven - self.offset) % 12]
+        return self.by_ground[(int(heaven) - self.offset) % 12]  # int: not Branch's own - (a call)
 
     def over(self, ground: Branch) -> General:
         """The general standing over (臨) the 地盤 branch ``ground``."""

@@ -18,10 +18,10 @@ class Plate:
     offset: int
 
     def up(self, ground: Branch) -> Branch:
-        return BRANCHES[(ground + self.offset) % 12]
+        return BRANCHES[(int(ground) + self.offset) % 12]  # int: not Branch's own + (a call)
 
     def down(self, heaven: Branch) -> Branch:
-        return BRANCHES[(heaven - self.offset) % 12]
+        return BRANCHES[(int(heaven) - self.offset) % 12]
 
     @property
     def heaven(self) -> tuple[Branch, ...]:

@@ -187,7 +187,7 @@ class Pillar:
             )
 
     def __str__(self) -> str:
-        return f"{self.stem.name}{self.branch.name}"
+        return f"{self.stem._name_}{self.branch._name_}"  # _name_: .name is a Python-level property
 
     def __repr__(self) -> str:
         return f"Pillar.parse({str(self)!r})"

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import fields
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine import Place, School, cast, cast_classical
 from engine.alternatives import OPTION_VALUES, alternatives
+from engine.chart import PARTS_READ
 from engine.classical import classical_charts
 from engine.patterns import detect
 from engine.symbols import BRANCHES
@@ -74,6 +75,40 @@ def test_the_alternatives_are_exactly_the_options_that_change_each_classical_cha
         ("shehai_depth_first", "patterns"): 96,
         ("maoxing_by_day", "patterns"): 31, ("tengshe_whenever_seen", "tengshe"): 272,
     }, counts
+
+
+def test_an_option_no_part_is_built_from_leaves_every_part_as_it_is() -> None:
+    parts = ("day", "hour", "yuejiang", "plate", "lessons", "transmissions", "generals", "steps", "void")
+    for chart in classical_charts():
+        for name, value in CLASSICAL_OPTIONS:
+            if name in PARTS_READ:
+                continue
+            other = cast_classical(chart.day, chart.yuejiang, chart.hour, school=_school(name, value))
+            assert [getattr(other, p) for p in parts] == [getattr(chart, p) for p in parts], (chart, name)
+
+
+def test_a_moments_alternatives_are_its_moment_cast_under_each_option() -> None:
+    # Every 7 h 13 min over two years: each hour, 23:00 among them, in every month.
+    tokyo = ZoneInfo("Asia/Tokyo")
+    for i in range(2400):
+        at = datetime(2024, 1, 1, 0, 30, tzinfo=tokyo) + i * timedelta(hours=7, minutes=13)
+        chart = cast(at)
+        expected = {}
+        for name, values in OPTION_VALUES.items():
+            if name in ("daynight", "hour_by") or (name == "day_changes_at_23" and at.hour != 23):
+                continue
+            for value in values[1:]:
+                other = cast(at, school=_school(name, value))
+                kinds = _what_differs(chart, other, name, value)
+                if other.day != chart.day:
+                    kinds.add("day")
+                if kinds:
+                    expected[(name, value)] = kinds
+        found = alternatives(chart)
+        assert {(a.option, a.value): set(a.kinds) for a in found} == expected, at
+        for a in found:
+            assert a.chart.school == _school(a.option, a.value)
+            assert a.chart.moment == cast(at, school=a.chart.school).moment
 
 
 def test_with_the_defaults_no_chart_changes_and_an_alternative_is_the_chart_under_its_school() -> None:

@@ -13,13 +13,15 @@ Every definition is restated below from docs/rules.md §7 with its own small tab
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
 
 from engine import Chart, School, cast, cast_classical
+from engine.alternatives import OPTION_VALUES
 from engine.facts import Facts, Sex, facts
-from engine.patterns import PATTERN_NAMES, Unknown, classify, detect
+from engine.patterns import PATTERN_NAMES, SCHOOL_READ, Unknown, classify, detect
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Input, Method, PatternName
 from testkit.classical import Lazy
@@ -199,6 +201,20 @@ def test_classical_charts_agree_with_definitions(charts: Sequence[Chart]) -> Non
     nothing = Known(None, None, None)
     for chart in charts:
         assert actual(chart) == expected(chart, nothing), f"{chart.day} k={chart.plate.offset} {chart.hour}"
+
+
+@pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
+def test_only_the_school_options_named_are_read(charts: Sequence[Chart]) -> None:
+    # engine.alternatives gives an alternative alike but for another option the chart's own 課体;
+    # an option named is read for the charts of its method only.
+    for chart in charts:
+        want = classify(chart)
+        for option, values in OPTION_VALUES.items():
+            if SCHOOL_READ.get(option) is chart.transmissions.method:
+                continue
+            for value in values:
+                other = replace(chart, school=replace(chart.school, **{option: value}))
+                assert classify(other) == want, f"{chart.day} k={chart.plate.offset} {chart.hour} {option}={value}"
 
 
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])

@@ -43,12 +43,12 @@ from __future__ import annotations
 
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from enum import Enum
 from functools import lru_cache, wraps
 from operator import attrgetter
 from threading import Lock
-from typing import Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 __all__ = ["LRU", "CacheInfo", "Recurring", "Remembered", "Sampled", "last_one", "remember", "size_of"]
 
@@ -119,10 +119,15 @@ class LRU(Generic[K, V]):
         if weight is None:
             weight = 1 if self._weigh is None else self._weigh(value)
         with self._lock:
-            self.weight += weight - self._weights.get(key, 0)
-            self._items[key] = value
+            items = self._items
+            before = self._weights.get(key)
             self._weights[key] = weight
-            self._items.move_to_end(key)
+            items[key] = value  # a new key goes last; a kept one is moved there
+            if before is None:
+                self.weight += weight
+            else:
+                self.weight += weight - before
+                items.move_to_end(key)
             while self.weight > self.size and len(self._items) > 1:
                 old, _ = self._items.popitem(last=False)
                 self.weight -= self._weights.pop(old)
@@ -234,10 +239,10 @@ def _plan(kind: type, shared: tuple[type, ...]) -> _Plan:
 
     def values(item: object) -> tuple[object, ...]:
         try:
-            found = every(item)
+            found: Any = every(item)  # Any, not typing.cast: this runs for every slotted object walked
         except AttributeError:  # a slot never set holds nothing
             return tuple(getattr(item, name, None) for name in names)
-        return (found,) if one else cast(tuple[object, ...], found)
+        return (found,) if one else found
 
     return values
 
@@ -249,7 +254,7 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
     a string shared with another entry is counted in both, so the sum errs on the heavy side."""
     plans = _PLANS.setdefault(shared, {})
     seen: set[int] = set()
-    todo = [value]
+    todo: list[Any] = [value]  # Any: no typing.cast in the loop (it runs for every object walked)
     pop, extend, getsizeof, plan_of, mark = todo.pop, todo.extend, sys.getsizeof, plans.get, seen.add
     total = 0
     while todo:
@@ -267,28 +272,29 @@ def size_of(value: object, shared: tuple[type, ...] = ()) -> int:
         if plan is _LEAF:
             continue
         if plan is _ITEMS:
-            extend(cast(Iterable[object], item))
+            extend(item)
         elif plan is _MAP:
-            mapping = cast(dict[object, object], item)
-            extend(mapping.keys())
-            extend(mapping.values())
+            extend(item.keys())
+            extend(item.values())
         elif callable(plan):
             extend(plan(item))
     return total
 
 
 class Sampled:
-    """``size_of`` (with ``shared``) on a sample of a cache's entries, for entries much alike: the
+    """``size_of`` (with ``shared``), or ``measure``, on a sample of a cache's entries, for entries much alike: the
     first ``first`` values and every ``every``-th after are measured, each other value weighs the
     moving mean of those measured (each new measure counts a half, so the mean follows a change of
     the mix within a few samples; tests/test_memory_caches.py checks the sum stays within 5 % of
     the exact one). Measuring walks every object of an entry, so measuring each would cost a fifth
     of the time it takes to read a new chart."""
 
-    __slots__ = ("_count", "_every", "_first", "_lock", "_mean", "shared")
+    __slots__ = ("_count", "_every", "_first", "_lock", "_mean", "_measure", "shared")
 
-    def __init__(self, shared: tuple[type, ...] = (), *, first: int = 16, every: int = 8) -> None:
+    def __init__(self, shared: tuple[type, ...] = (), *, first: int = 16, every: int = 8,
+                 measure: Callable[[Any], int] | None = None) -> None:
         self.shared = shared
+        self._measure = measure  # another measure than size_of's (which then ignores ``shared``)
         self._first, self._every = first, every
         self._count = 0
         self._mean: float | None = None
@@ -300,7 +306,7 @@ class Sampled:
             self._count += 1
             if count >= self._first and count % self._every and self._mean is not None:
                 return round(self._mean)
-        weight = size_of(value, self.shared)
+        weight = size_of(value, self.shared) if self._measure is None else self._measure(value)
         with self._lock:
             self._mean = weight if self._mean is None else (self._mean + weight) / 2
         return weight

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo
@@ -120,7 +119,7 @@ def case_embeds(case: Case, lang: Lang, *, zone_note: str | None = None,
     reply = remembered_reply(chart, locale=lang, question=case.question, matter=case.matter, zone_note=zone_note,
                              known=known)
     first = stamp(reply.embeds, case.id, lang, reply.sizes[0])  # a kept reply knows its sizes
-    return chart, replace(reply, sizes=(first, *reply.sizes[1:]))
+    return chart, ChartReply(reply.embeds, reply.spirits, (first, *reply.sizes[1:]))
 
 
 def picture_now(chart: Chart, lang: Lang, theme: str = "dark", *, known: Facts | None = None,

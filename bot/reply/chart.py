@@ -22,7 +22,7 @@ from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
 from texts.matters.sentences import unrecognised
 from texts.matters.values import MatterSection, answer
-from texts.memo import LRU, size_of
+from texts.memo import LRU, Sampled
 from texts.reading import Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
@@ -39,11 +39,11 @@ MOMENT_STAMP = "%Y-%m-%d %H:%M"  # the moment line's clock time (bot.reply.kept 
 def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
     """課名 (texts.words.explain.chart_name) and the named patterns, in the reader's script; glossed in English."""
     t = chart.transmissions
-    parts = {t.method.name, *(() if t.frame is None else (t.frame.name,))}
+    parts = {t.method._name_, *(() if t.frame is None else (t.frame._name_,))}  # _name_: .name is a property
     held = reading.patterns.held if reading is not None else ()
     # An English title keeps the name as the seed writes it (伏吟・自信); the gloss after it is the English.
     name = chart_name(t, "ja" if lang == "en" else lang)
-    names = [name, *[show(p.name, lang) for p in held if p.name.name not in parts]]
+    names = [name, *[show(p.name, lang) for p in held if p.name._name_ not in parts]]
     if lang == "en":
         names = [gloss(n) for n in names]
     return clip(" ｜ ".join(names), TITLE_MAX)
@@ -65,7 +65,8 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
             text("embed.pillars_classical", lang, day=chart.day, hour=chart.hour, yuejiang=chart.yuejiang),
             f"{void}{sep}{noble}",
         ]
-    zone = f"{m.zone}（{m.local.tzname()}）" if m.local.tzname() else m.zone
+    abbreviation = m.local.tzname()
+    zone = f"{m.zone}（{abbreviation}）" if abbreviation else m.zone
     if zone_note:
         zone = f"{zone} — {zone_note}"
     override = "" if chart.yuejiang == m.yuejiang else text("embed.override", lang, calendar=m.yuejiang)
@@ -102,10 +103,12 @@ def _code(block: str) -> str:
 EXCLUDED_MARK = "⊘ "
 
 
-# By measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs):
+# By measured bytes (texts.memo.size_of of key and pieces; the chart's parts and facts are not theirs),
+# on a sample of the entries, which are much alike (texts.memo.Sampled: an eighth measured):
 BUDGET, _SHARED = 2**20, (Step, School, Facts)  # each: ~100 readings' fields (8–12 KB), ~600 charts' (1–2 KB)
 _FIELDS: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)  # readings' fields per language
 _CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)
+_WEIGH_FIELDS, _WEIGH_PIECES = Sampled(_SHARED), Sampled(_SHARED)
 
 
 def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
@@ -118,7 +121,7 @@ def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
     cached = _FIELDS.get(key)
     if cached is None:
         cached = tuple(pieces(_write_fields(reading, lang), lang))
-        _FIELDS.put(key, cached, size_of((key, cached), _SHARED))
+        _FIELDS.put(key, cached, _WEIGH_FIELDS((key, cached)))
     return list(cached)
 
 
@@ -136,14 +139,14 @@ def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
             label = f"{section_title(current, lang)} — {label}"
         if entry.excluded:
             label = EXCLUDED_MARK + label
-        said = "".join(f"\n-# {line}" for line in notes(entry, lang))
+        said = notes(entry, lang)  # each a small line: "-# " on a line of its own
         unit = entry.unit
         if unit is None:
-            out.append((label, said.removeprefix("\n") or text("embed.no_line", lang)))
+            out.append((label, "-# " + "\n-# ".join(said) if said else text("embed.no_line", lang)))
             continue
         where = f"（¶{unit.lines[0]}）" if unit.lines else ""
-        body = "\n".join(line.strip() for line in unit_lines(unit, lang))
-        out.append((f"{label} {subject(unit)}{where}", body + said))
+        body = "\n".join(map(str.strip, unit_lines(unit, lang)))
+        out.append((f"{label} {subject(unit)}{where}", body + "\n-# " + "\n-# ".join(said) if said else body))
     return out
 
 
@@ -247,5 +250,5 @@ def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
             (text("embed.plate", lang), _code(chart_text.ring(chart, lang))),
         ]
         found = tuple(pieces(fields, lang))
-        _CHART_PIECES.put(key, found, size_of((key, found), _SHARED))
+        _CHART_PIECES.put(key, found, _WEIGH_PIECES((key, found)))
     return found

@@ -7,7 +7,8 @@ The reply is kept as the embeds' dicts (what discord.py sends) and given back as
 caller that stamps a footer, adds an image, adds or removes a field or inserts an embed changes only
 its own copy. The fields themselves are shared by every copy and refuse to change in place
 (``Shared``): copying two dozen of them for every /cast was most of a warm reply's cost.
-Bounded by measured size (``texts.memo``): each entry weighs its characters and its dicts.
+Bounded by measured size (``texts.memo``): an entry weighs its characters and its dicts (measured on
+a sample of the entries, ``texts.memo.Sampled``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
 from texts.matters.recognise import Matter
-from texts.memo import LRU, last_one
+from texts.memo import LRU, Sampled, last_one
 from texts.picture.draw import hour_key
 
 from . import chart as writer
@@ -72,6 +73,10 @@ def _measure(written: tuple[dict[str, Any], ...]) -> int:
     return total
 
 
+# Replies are much alike: an eighth measured, the others weigh the moving mean (texts.memo.Sampled).
+_WEIGH = Sampled(measure=_measure)
+
+
 class Shared(dict[str, Any]):
     """A part of a kept reply (a field, the footer, the author) that every copy of the reply holds:
     changing it in place would change it under every later reply, so that is refused. discord.py's
@@ -116,7 +121,7 @@ def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stam
     description = written[0].get("description") or ""
     once = stamp and stamp not in (question or "") and description.count(stamp) == 1
     at = description.find(stamp) if once else -1
-    return _Kept(written, spirits, _measure(written), stamp, at, sizes)
+    return _Kept(written, spirits, _WEIGH(written), stamp, at, sizes)
 
 
 def remembered_reply(

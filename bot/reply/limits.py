@@ -76,6 +76,8 @@ def split_lines(value: str, limit: int, mark: str) -> list[str]:
     """
     if limit <= len(mark):
         raise ValueError("limit must leave room for the continuation mark")
+    if len(value) <= limit:
+        return [value]  # what the walk below gives a value that fits (most fields): one piece
     out: list[str] = []
     current = ""
     for line in value.split("\n"):

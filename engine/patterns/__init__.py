@@ -44,10 +44,10 @@ from ..facts import Facts
 from ..facts import facts as derive_facts
 from ..reasons import Why
 from ..recent import Recent
-from ..terms import PATTERN_NAMES, Input, PatternName
+from ..terms import PATTERN_NAMES, Input, Method, PatternName
 from .rules import RULES, Needs
 
-__all__ = ["NEEDS_INPUT", "PATTERN_NAMES", "Pattern", "Patterns", "Unknown", "classify", "detect"]
+__all__ = ["NEEDS_INPUT", "PATTERN_NAMES", "SCHOOL_READ", "Pattern", "Patterns", "Unknown", "classify", "detect"]
 
 # Patterns that may need a moment (or birth data) to decide.
 NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
@@ -56,6 +56,11 @@ NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
     PatternName.遊子: (Input.天馬,),
     PatternName.天獄: (Input.旺相休囚死,),
 }
+
+# The school options a rule reads itself, each for the charts of one method only; every other option
+# reaches the patterns only through the chart's parts (its 三伝, 天将, day…), so two charts alike
+# but for those have the same patterns.
+SCHOOL_READ: dict[str, Method] = {"maoxing_by_day": Method.昴星}
 
 
 @dataclass(frozen=True, slots=True)

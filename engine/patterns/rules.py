@@ -295,9 +295,10 @@ def _harvest(chart: Chart, _: Facts) -> Answer:
 
 def _triad(members: str) -> PatternRule:
     wanted = tuple(Branch[c] for c in members)
+    members_set = frozenset(wanted)
 
     def holds(chart: Chart, _: Facts) -> Answer:
-        if frozenset(chart.transmissions.branches) != frozenset(wanted):
+        if frozenset(chart.transmissions.branches) != members_set:
             return None
         return _because(Rule.P_三合, triad=wanted, element=wanted[1].element)
 

@@ -70,6 +70,7 @@ class Corpus:
     _haystack: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _terms: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _folded_terms: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _pattern_texts: tuple[tuple[Unit, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_id: dict[str, Unit] = {}
@@ -112,6 +113,8 @@ class Corpus:
         object.__setattr__(self, "_haystack", haystack)
         object.__setattr__(self, "_terms", tuple(seen))
         object.__setattr__(self, "_folded_terms", tuple(normalize(t) for t in seen))
+        object.__setattr__(self, "_pattern_texts", tuple(
+            (u, normalize(u.original)) for u in self.units if u.kind == "pattern"))
 
     def get(self, unit_id: str) -> Unit:
         """The unit with this id; KeyError naming the id if there is none."""
@@ -145,9 +148,8 @@ class Corpus:
         key = normalize(str(name))
         own = self.pattern(name)
         return tuple(dict.fromkeys(
-            n for u in self.units
-            if u.kind == "pattern" and u is not own and key in normalize(u.original)
-            and (n := u.original_line) is not None
+            n for u, original in self._pattern_texts
+            if u is not own and key in original and (n := u.original_line) is not None
         ))
 
     def named(self, name: str) -> tuple[Unit, ...]:
@@ -157,7 +159,7 @@ class Corpus:
     def general(self, name: object) -> Unit | None:
         """The general's opening unit (e.g. 但見騰蛇，驚疑擾亂), or None if ``name`` is no general."""
         g = canonical_general(name)
-        return None if g is None else self._by_id[f"general.{g}"]
+        return None if g is None else self._by_id[f"general.{g._name_}"]  # _name_: str() is a Python call
 
     def general_on(self, general: object, branch: object) -> Unit | None:
         """The name line of ``general`` 臨 ``branch`` (the 地盤 branch under it), or None.

@@ -245,13 +245,13 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
         # ¶87 天乙居中 is where the generals stand, not what 貴人 means: its name line says that.
         b.add(Entry(section, Role.天将, position, None, (rides, Note("noble_opening"))))
     elif opening:
-        unit = b.texts.general(general._name_)  # _name_: .name is a Python-level property
+        unit = b.texts.general(general)  # the General itself: a name would be normalized to find it
         excluded = unit is not None and ground._name_ in unit.excludes
         notes: tuple[Said, ...] = (rides,)
         if excluded:
             notes += (Note("excluded", (("general", general), ("ground", ground))),)
         b.add(Entry(section, Role.天将, position, unit, notes, excluded))
-    on = b.texts.general_on(general._name_, ground)
+    on = b.texts.general_on(general, ground)
     if on is not None:
         b.add(
             Entry(

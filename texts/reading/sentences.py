@@ -50,7 +50,7 @@ _ROLE_KEYS = {r: f"reading.role.{r._name_}" for r in Role}
 def notes(entry: Entry, lang: Lang) -> list[str]:
     """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
     said = [say(n, lang) for n in entry.notes]
-    if entry.unit is not None:  # a slip marked in the quotation: why, in one line
+    if entry.unit is not None and entry.unit.notes:  # a slip marked in the quotation: why, in one line
         said += sic_lines(entry.unit, lang)
     if entry.names:
         said.append(text("reading.name_of", lang,  # the names in the reader's script

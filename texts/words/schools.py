@@ -14,9 +14,15 @@ from texts.words import Lang, text
 __all__ = ["school_line", "school_options"]
 
 
+# The options with their defaults, in field order (dataclasses.fields builds its tuple at every call).
+_DEFAULTS = tuple((f.name, getattr(DEFAULT_SCHOOL, f.name)) for f in fields(School))
+
+
 def school_options(school: School) -> tuple[str, ...]:
     """The names of ``school``'s options that differ from the defaults (``School`` field names), in field order."""
-    return tuple(f.name for f in fields(school) if getattr(school, f.name) != getattr(DEFAULT_SCHOOL, f.name))
+    if school == DEFAULT_SCHOOL:
+        return ()
+    return tuple(name for name, default in _DEFAULTS if getattr(school, name) != default)
 
 
 def school_line(school: School, lang: Lang) -> str | None:
