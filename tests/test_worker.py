@@ -1,6 +1,7 @@
-"""The bot's worker pool (bot/core/worker.py): what the drawings freed goes back to the
-system once the pool has been idle ``QUIET_S``, not after every piece of work (a trimmed heap is
-faulted back in by the next drawing); and the bot's process runs with a longer thread switch interval."""
+"""The bot's worker pool and drawing thread (bot/core/worker.py): pictures take turns on their
+own thread; what the drawings freed goes back to the system once the threads have been idle
+``QUIET_S``, not after every piece of work (a trimmed heap is faulted back in by the next drawing);
+and the bot's process runs with a longer thread switch interval."""
 
 from __future__ import annotations
 
@@ -91,6 +92,36 @@ async def test_work_whose_caller_stopped_waiting_counts_until_it_has_finished(li
 async def test_a_failed_piece_of_work_is_counted_done(libc: _Libc) -> None:
     with pytest.raises(ZeroDivisionError):
         await worker.off_loop(divmod, 1, 0)
+    await _settle(libc)
+    assert libc.trims == 1
+
+
+async def test_pictures_take_turns_on_their_own_thread_beside_the_pool(libc: _Libc) -> None:
+    """Pictures run one after another on the drawing thread (they hold the interpreter lock for
+    most of their drawing: a second one beside would take it from the event loop), while other
+    work still runs on the pool; both count as in flight for the trim."""
+    started, release = threading.Event(), threading.Event()
+    seen: list[tuple[str, str]] = []
+
+    def picture(name: str) -> str:
+        seen.append(("start", name))
+        if name == "first":
+            started.set()
+            release.wait(5.0)
+        seen.append(("end", name))
+        return threading.current_thread().name
+
+    first = asyncio.ensure_future(worker.on_drawing_thread(picture, "first"))
+    second = asyncio.ensure_future(worker.on_drawing_thread(picture, "second"))
+    await asyncio.to_thread(started.wait, 5.0)
+    # The first picture is still drawing: other work is not held up behind it...
+    assert await worker.off_loop(lambda: threading.current_thread().name) != "liuren-drawing_0"
+    assert seen == [("start", "first")]  # ...and the second picture waits its turn
+    await asyncio.sleep(worker.QUIET_S * 1.5)
+    assert libc.trims == 0  # in flight: no trim beside it
+    release.set()
+    assert {await first, await second} == {"liuren-drawing_0"}
+    assert seen == [("start", "first"), ("end", "first"), ("start", "second"), ("end", "second")]
     await _settle(libc)
     assert libc.trims == 1
 

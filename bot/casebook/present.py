@@ -19,7 +19,7 @@ import engine
 from bot.core.errors import ReplyError
 from bot.core.user_text import echo, escaped
 from bot.core.words import Lang, text, word
-from bot.core.worker import off_loop
+from bot.core.worker import on_drawing_thread
 from bot.reply.chart import ChartReply
 from bot.reply.kept import remembered_reply
 from bot.reply.limits import EMBED_TOTAL_MAX
@@ -149,7 +149,7 @@ async def _drawn(chart: Chart, chosen: Theme, lang: Lang, known: Facts | None,
     drawing = _DRAWING.get(key)
     if drawing is None:
         drawing = _DRAWING[key] = asyncio.ensure_future(
-            off_loop(draw, chart, theme=chosen, lang=lang, known=known, highlight=spirits))
+            on_drawing_thread(draw, chart, theme=chosen, lang=lang, known=known, highlight=spirits))
         drawing.add_done_callback(lambda _: _DRAWING.pop(key, None))
     drawn = await asyncio.shield(drawing)  # one caller cancelled stops no other
     name = filename(chart)  # the attachment still names the minute

@@ -1,11 +1,12 @@
-"""A small pool of worker threads, one per core, for the bot's CPU work off the event loop:
-drawing charts, composing posts.
+"""The bot's CPU work off the event loop: a small pool of worker threads, one per core (composing
+posts, exports, tallies, places), and one drawing thread the pictures take turns on.
 
-Pillow and zlib let go of the interpreter lock while they paint and compress, so the workers draw
-side by side; more threads than cores would only take turns. glibc's allocator is set for them
-(arenas capped, large blocks mapped, freed memory handed back once the pool is idle), and the
-process's thread switch interval lengthened (``pace_threads``). Why each, with the figures:
-docs/performance.md, "The bot".
+A picture holds the interpreter lock for most of its drawing (its layout and painting; only the
+compression lets go), so a second drawing thread would add little and take the lock from the event
+loop, whose replies then wait behind pictures. glibc's allocator is set for these threads (arenas
+capped, large blocks mapped, freed memory handed back once they are idle), and the process's thread
+switch interval lengthened (``pace_threads``). Why each, with the figures: docs/performance.md,
+"The bot".
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-__all__ = ["QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "off_loop", "pace_threads"]
+__all__ = ["DRAWERS", "QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "off_loop", "on_drawing_thread", "pace_threads"]
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -51,15 +52,17 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 WORKERS = max(1, min(4, _cores()))
+DRAWERS = 1  # the pictures' own thread: they take turns (see above)
 _LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
 # A picture's 2 MB canvas mapped on its own and unmapped when freed: glibc would otherwise raise its
 # threshold past it and keep every canvas in an arena (the trim threshold as glibc's raising had it).
 MMAP_THRESHOLD = 2**20
 if _LIBC is not None:
-    _LIBC.mallopt(_M_ARENA_MAX, WORKERS)  # an arena per thread: six threads held ~30 MB more than one
+    _LIBC.mallopt(_M_ARENA_MAX, WORKERS + DRAWERS)  # an arena per thread: six threads held ~30 MB more than one
     _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
+_DRAWING = ThreadPoolExecutor(max_workers=DRAWERS, thread_name_prefix="liuren-drawing")
 QUIET_S = 1.0  # trimmed after every drawing, the next one faulted its buffers back in page by page
 # A waiting worker no longer forces the event loop to let go of the interpreter lock every 5 ms:
 # the loop lets go at its own I/O and waits, often enough for the workers.
@@ -101,11 +104,20 @@ async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwarg
 
     The work counts as in flight until it has finished on the worker, even when the caller stops
     waiting (cancelled): a trim never runs beside it."""
+    return await _run(_POOL, functools.partial(work, *args, **kwargs))
+
+
+async def on_drawing_thread(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """``off_loop`` for a picture: run on the drawing thread, after the pictures handed to it before."""
+    return await _run(_DRAWING, functools.partial(work, *args, **kwargs))
+
+
+async def _run(pool: ThreadPoolExecutor, work: Callable[[], _T]) -> _T:
     loop = asyncio.get_running_loop()
     if (quiet := _quiet[0]) is not None:
         quiet.cancel()
         _quiet[0] = None
-    running = _POOL.submit(functools.partial(work, *args, **kwargs))  # the pool shut down: raises, nothing counted
+    running = pool.submit(work)  # the pool shut down: raises, nothing counted
     _pending[loop] = _pending.get(loop, 0) + 1
     running.add_done_callback(lambda _: _tell(loop))
     return await asyncio.wrap_future(running, loop=loop)

@@ -26,7 +26,7 @@ from typing import Literal
 import discord
 
 from bot.core.config import DeliveryConfig
-from bot.core.worker import off_loop
+from bot.core.worker import on_drawing_thread
 from bot.core.zones import zone_data_version
 from bot.store import Claimed, Shards, Store, epoch
 
@@ -247,8 +247,8 @@ class Delivery:
         """The post with the server's settings (/settings): school, reply language, picture."""
         options = await self.store.guild_options(plan.guild_id)  # the one settings read per post
         locale = options.language or plan.locale
-        return await off_loop(compose, at, plan.zone, locale, options.image is not False and self.can_attach(plan),
-                              options.chosen_school, self.site_url)
+        image = options.image is not False and self.can_attach(plan)
+        return await on_drawing_thread(compose, at, plan.zone, locale, image, options.chosen_school, self.site_url)
 
     def can_attach(self, plan: Plan) -> bool:
         """Whether the bot may upload the picture to the channel (as far as the gateway has told it)."""
