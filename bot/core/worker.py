@@ -1,5 +1,5 @@
-"""The bot's CPU work off the event loop: a small pool of worker threads, one per core (composing
-posts, exports, tallies, places), and one drawing thread the pictures take turns on.
+"""The bot's CPU work off the event loop: a small pool of worker threads, one per core (exports,
+tallies, places, quotes), and one drawing thread the pictures and daily posts take turns on.
 
 A picture holds the interpreter lock for most of its drawing (its layout and painting; only the
 compression lets go), so a second drawing thread would add little and take the lock from the event
