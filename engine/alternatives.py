@@ -16,9 +16,10 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
-from .chart import PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
+from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
 from .facts import facts
-from .patterns import SCHOOL_READ, classify, detect
+from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
+from .patterns.rules import RULES
 from .school import School
 from .symbols import BRANCHES, Branch
 from .terms import General, Method
@@ -115,6 +116,19 @@ def _patterns(chart: Chart, known: Chart | None = None) -> frozenset[str]:
     return kept[1]
 
 
+# The rules of the patterns that read the 天将, and their names.
+_GENERAL_RULES = tuple((name._name_, rule) for name, rule in RULES if name in GENERALS_READ)
+_GENERAL_NAMES = frozenset(name for name, _ in _GENERAL_RULES)
+
+
+def _regeneraled(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[str]:
+    """The names of ``other``'s 課体, where ``other`` is ``chart`` (of a moment; 課体 names ``mine``)
+    but for its generals and its steps' generals: ``mine`` but for the patterns that read the 天将,
+    which are decided again (with ``chart``'s facts, which read no general)."""
+    known = facts(chart)
+    return (mine - _GENERAL_NAMES) | {name for name, rule in _GENERAL_RULES if isinstance(rule(other, known), tuple)}
+
+
 def clear_cache() -> None:
     """Forget the 課体 kept for the classical charts (with engine.chart.clear_cache, for cold timings)."""
     _CLASSICAL_PATTERNS.clear()
@@ -129,6 +143,8 @@ def differences(
     mine = _patterns(chart) if mine is None else mine
     if SCHOOL_READ.get(option) is not t.method and _PARTS(other) == _PARTS(chart):
         theirs = mine  # only a school option no rule reads for this chart differs: the same 課体
+    elif option in GENERALS_FROM and other.moment is chart.moment is not None and other.day == chart.day:
+        theirs = _regeneraled(other, chart, mine)  # the same parts but the 天将
     else:
         same = other.day == chart.day and other.moment is chart.moment and u.branches == t.branches
         theirs = _patterns(other, chart if same else None)
@@ -146,7 +162,9 @@ def differences(
 
 
 # What a chart is apart from its school: the 課体 read only these and SCHOOL_READ's options.
-_PARTS = attrgetter("day", "hour", "yuejiang", "plate", "lessons", "transmissions", "generals", "steps", "void",
+# The generals first: where they differ (the 貴人 table) the 三伝, equal but made for another school,
+# are not compared.
+_PARTS = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "transmissions", "void",
                     "moment", "sun")
 
 
