@@ -168,6 +168,10 @@ _PARTS = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "le
                     "moment", "sun")
 
 
+# The options a chart's parts are built from (the classical ones, the calendar's and the sun's).
+_BUILT_FROM = PARTS_READ | _CALENDAR | _SUN
+
+
 def _applies(chart: Chart, option: str) -> bool:
     if option in _SUN:
         return chart.sun is not None
@@ -201,12 +205,19 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
     within a rank). Empty when no school option changes this chart."""
     found = []
     mine = _patterns(chart)
+    method = chart.transmissions.method
     for option, values in OPTION_VALUES.items():
         if not _applies(chart, option):
             continue
         current = getattr(chart.school, option)
+        # Under an option no part is built from and no rule reads for this chart, the chart has its
+        # own parts and 課体: only 騰蛇's bearing can differ, and it is read off the chart itself.
+        alike = option not in _BUILT_FROM and SCHOOL_READ.get(option) is not method
         for value in values:
             if value == current:
+                continue
+            if alike and (option != "tengshe_whenever_seen"
+                          or tengshe_bears(chart, bool(current)) == tengshe_bears(chart, bool(value))):
                 continue
             other = _recast(chart, _with(chart.school, option, value), option)
             alternative = differences(chart, other, option, value, mine)
