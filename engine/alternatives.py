@@ -23,6 +23,7 @@ from .patterns.rules import RULES
 from .school import School
 from .symbols import BRANCHES, Branch
 from .terms import General, Method
+from .transmissions import DEPTH_READ
 
 __all__ = ["OPTION_VALUES", "Alternative", "alternatives", "clear_cache", "differences", "tengshe_bears"]
 
@@ -213,6 +214,8 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
         # Under an option no part is built from and no rule reads for this chart, the chart has its
         # own parts and 課体: only 騰蛇's bearing can differ, and it is read off the chart itself.
         alike = option not in _BUILT_FROM and SCHOOL_READ.get(option) is not method
+        if option == "shehai_depth_first" and not any(w.rule in DEPTH_READ for w in chart.transmissions.trace):
+            continue  # 渉害 not counted: the same 三伝, so the same chart, under either value
         for value in values:
             if value == current:
                 continue
