@@ -16,12 +16,14 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
-from .chart import PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
+from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
 from .facts import facts
-from .patterns import SCHOOL_READ, classify, detect
+from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
+from .patterns.rules import RULES
 from .school import School
 from .symbols import BRANCHES, Branch
 from .terms import General, Method
+from .transmissions import DEPTH_READ
 
 __all__ = ["OPTION_VALUES", "Alternative", "alternatives", "clear_cache", "differences", "tengshe_bears"]
 
@@ -115,6 +117,19 @@ def _patterns(chart: Chart, known: Chart | None = None) -> frozenset[str]:
     return kept[1]
 
 
+# The rules of the patterns that read the 天将, and their names.
+_GENERAL_RULES = tuple((name._name_, rule) for name, rule in RULES if name in GENERALS_READ)
+_GENERAL_NAMES = frozenset(name for name, _ in _GENERAL_RULES)
+
+
+def _regeneraled(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[str]:
+    """The names of ``other``'s 課体, where ``other`` is ``chart`` (of a moment; 課体 names ``mine``)
+    but for its generals and its steps' generals: ``mine`` but for the patterns that read the 天将,
+    which are decided again (with ``chart``'s facts, which read no general)."""
+    known = facts(chart)
+    return (mine - _GENERAL_NAMES) | {name for name, rule in _GENERAL_RULES if isinstance(rule(other, known), tuple)}
+
+
 def clear_cache() -> None:
     """Forget the 課体 kept for the classical charts (with engine.chart.clear_cache, for cold timings)."""
     _CLASSICAL_PATTERNS.clear()
@@ -129,6 +144,8 @@ def differences(
     mine = _patterns(chart) if mine is None else mine
     if SCHOOL_READ.get(option) is not t.method and _PARTS(other) == _PARTS(chart):
         theirs = mine  # only a school option no rule reads for this chart differs: the same 課体
+    elif option in GENERALS_FROM and other.moment is chart.moment is not None and other.day == chart.day:
+        theirs = _regeneraled(other, chart, mine)  # the same parts but the 天将
     else:
         same = other.day == chart.day and other.moment is chart.moment and u.branches == t.branches
         theirs = _patterns(other, chart if same else None)
@@ -146,8 +163,14 @@ def differences(
 
 
 # What a chart is apart from its school: the 課体 read only these and SCHOOL_READ's options.
-_PARTS = attrgetter("day", "hour", "yuejiang", "plate", "lessons", "transmissions", "generals", "steps", "void",
+# The generals first: where they differ (the 貴人 table) the 三伝, equal but made for another school,
+# are not compared.
+_PARTS = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "transmissions", "void",
                     "moment", "sun")
+
+
+# The options a chart's parts are built from (the classical ones, the calendar's and the sun's).
+_BUILT_FROM = PARTS_READ | _CALENDAR | _SUN
 
 
 def _applies(chart: Chart, option: str) -> bool:
@@ -183,12 +206,21 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
     within a rank). Empty when no school option changes this chart."""
     found = []
     mine = _patterns(chart)
+    method = chart.transmissions.method
     for option, values in OPTION_VALUES.items():
         if not _applies(chart, option):
             continue
         current = getattr(chart.school, option)
+        # Under an option no part is built from and no rule reads for this chart, the chart has its
+        # own parts and 課体: only 騰蛇's bearing can differ, and it is read off the chart itself.
+        alike = option not in _BUILT_FROM and SCHOOL_READ.get(option) is not method
+        if option == "shehai_depth_first" and not any(w.rule in DEPTH_READ for w in chart.transmissions.trace):
+            continue  # 渉害 not counted: the same 三伝, so the same chart, under either value
         for value in values:
             if value == current:
+                continue
+            if alike and (option != "tengshe_whenever_seen"
+                          or tengshe_bears(chart, bool(current)) == tengshe_bears(chart, bool(value))):
                 continue
             other = _recast(chart, _with(chart.school, option, value), option)
             alternative = differences(chart, other, option, value, mine)

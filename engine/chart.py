@@ -87,6 +87,9 @@ def hidden_stem(day: Pillar, branch: Branch) -> Stem | None:
 # The school options a classical chart's parts are built from (cast reads the calendar's and the
 # sun's): under a school that differs in another, a chart has the same parts.
 PARTS_READ = frozenset({"noble_table", "fuyin_repeat_clash", "shehai_depth_first"})
+# Of those, the options only the 天将 are placed by: under another value a chart has the same parts
+# but its generals and its steps' generals.
+GENERALS_FROM = frozenset({"noble_table"})
 # Each school's charts, by (day, 月将, hour) as one number, with the School object they all share.
 _CACHE: dict[School, tuple[School, dict[int, Chart]]] = {}
 _T = TypeVar("_T")

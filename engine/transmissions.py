@@ -93,6 +93,12 @@ class _Trace:
         return self.done(initial, middle, final, method, frame, candidates)
 
 
+# The steps after which 渉害 is counted (比用 left several candidates, or none alike): the only place
+# the school option shehai_depth_first is read. A 三伝 whose trace has neither is the same under
+# either value of it.
+DEPTH_READ = frozenset({Rule.COMPARE_SEVERAL, Rule.COMPARE_NONE})
+
+
 def three_transmissions(day: Pillar, plate: Plate, lessons: tuple[Lesson, ...], school: School) -> Transmissions:
     """Cast the 三伝 for a day and plate; every one of the 720 (day, plate) pairs is decided."""
     t = _Trace(day, plate, lessons, school)

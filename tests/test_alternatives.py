@@ -6,18 +6,19 @@ sun's options only with a place. The counts per option are the ones docs/rules.m
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine import Place, School, cast, cast_classical
 from engine.alternatives import OPTION_VALUES, alternatives
-from engine.chart import PARTS_READ
+from engine.chart import GENERALS_FROM, PARTS_READ
 from engine.classical import classical_charts
 from engine.patterns import detect
 from engine.symbols import BRANCHES
 from engine.terms import General
+from engine.transmissions import DEPTH_READ
 
 # One chart per (option, value) for the options a classical chart can try: no calendar, no sun.
 CLASSICAL_OPTIONS = [(name, value) for name, values in OPTION_VALUES.items()
@@ -85,6 +86,35 @@ def test_an_option_no_part_is_built_from_leaves_every_part_as_it_is() -> None:
                 continue
             other = cast_classical(chart.day, chart.yuejiang, chart.hour, school=_school(name, value))
             assert [getattr(other, p) for p in parts] == [getattr(chart, p) for p in parts], (chart, name)
+
+
+def test_an_option_only_the_generals_are_placed_by_leaves_every_other_part_as_it_is() -> None:
+    parts = ("day", "hour", "yuejiang", "plate", "lessons", "transmissions", "void")
+    changed = 0
+    for chart in classical_charts():
+        for name, value in CLASSICAL_OPTIONS:
+            if name not in GENERALS_FROM:
+                continue
+            other = cast_classical(chart.day, chart.yuejiang, chart.hour, school=_school(name, value))
+            assert [getattr(other, p) for p in parts] == [getattr(chart, p) for p in parts], (chart, name)
+            mine = [replace(s, general=o.general) for s, o in zip(chart.steps, other.steps, strict=True)]
+            assert mine == list(other.steps), (chart, name)
+            changed += other.generals != chart.generals
+    assert changed == 720  # the 貴人 table: half the charts (docs/rules.md §10)
+
+
+def test_the_depth_option_changes_only_the_transmissions_that_counted_it() -> None:
+    # engine.alternatives does not try shehai_depth_first on a chart whose trace never came to 渉害.
+    depth = School(shehai_depth_first=True)
+    counted = 0
+    for chart in classical_charts():
+        other = cast_classical(chart.day, chart.yuejiang, chart.hour, school=depth)
+        for one, two in ((chart, other), (other, chart)):
+            if not any(w.rule in DEPTH_READ for w in one.transmissions.trace):
+                assert two.transmissions == one.transmissions, chart
+            else:
+                counted += 1
+    assert counted >= 2 * 96  # at least the charts the option changes (docs/rules.md §10)
 
 
 def test_a_moments_alternatives_are_its_moment_cast_under_each_option() -> None:

@@ -15,13 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 
 from engine import Chart, School, cast, cast_classical
 from engine.alternatives import OPTION_VALUES
+from engine.chart import classical_chart
 from engine.facts import Facts, Sex, facts
-from engine.patterns import PATTERN_NAMES, SCHOOL_READ, Unknown, classify, detect
+from engine.patterns import GENERALS_READ, PATTERN_NAMES, SCHOOL_READ, Unknown, classify, detect
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Input, Method, PatternName
 from testkit.classical import Lazy
@@ -215,6 +217,27 @@ def test_only_the_school_options_named_are_read(charts: Sequence[Chart]) -> None
             for value in values:
                 other = replace(chart, school=replace(chart.school, **{option: value}))
                 assert classify(other) == want, f"{chart.day} k={chart.plate.offset} {chart.hour} {option}={value}"
+
+
+@pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
+def test_only_the_patterns_named_read_the_generals(charts: Sequence[Chart]) -> None:
+    # engine.alternatives decides only these again for a chart alike but for its 天将 (the 貴人
+    # table's alternative): the chart's parts with the generals of the other table and of the other
+    # half of the day decide every other pattern as the chart's own do, reasons and all.
+    def others(patterns: tuple[Any, ...]) -> list[Any]:
+        return [p for p in patterns if p.name not in GENERALS_READ]
+
+    for chart in charts:
+        want, known = classify(chart), facts(chart)
+        for table in ("甲牛", "甲羊"):
+            for daytime in (True, False):
+                placed = classical_chart(chart.day, chart.yuejiang, chart.hour,
+                                         replace(chart.school, noble_table=table), daytime)
+                other = replace(chart, generals=placed.generals, steps=placed.steps)
+                got = classify(other, known)
+                where = f"{chart.day} k={chart.plate.offset} {chart.hour} {table} {daytime}"
+                assert others(got.held) == others(want.held), where
+                assert others(got.undecided) == others(want.undecided), where
 
 
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])

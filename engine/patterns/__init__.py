@@ -47,7 +47,10 @@ from ..recent import Recent
 from ..terms import PATTERN_NAMES, Input, Method, PatternName
 from .rules import RULES, Needs
 
-__all__ = ["NEEDS_INPUT", "PATTERN_NAMES", "SCHOOL_READ", "Pattern", "Patterns", "Unknown", "classify", "detect"]
+__all__ = [
+    "GENERALS_READ", "NEEDS_INPUT", "PATTERN_NAMES", "SCHOOL_READ", "Pattern", "Patterns", "Unknown", "classify",
+    "detect",
+]
 
 # Patterns that may need a moment (or birth data) to decide.
 NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
@@ -61,6 +64,13 @@ NEEDS_INPUT: dict[PatternName, tuple[Input, ...]] = {
 # reaches the patterns only through the chart's parts (its 三伝, 天将, day…), so two charts alike
 # but for those have the same patterns.
 SCHOOL_READ: dict[str, Method] = {"maoxing_by_day": Method.昴星}
+
+# The patterns whose rules read the 天将 (a general on a branch, or where 貴人 stands): two charts
+# alike but for their generals (and their steps' generals) differ in these patterns alone.
+GENERALS_READ = frozenset({
+    PatternName.冬蛇掩目, PatternName.虎視転蓬, PatternName.龍首, PatternName.富貴, PatternName.淫女,
+    PatternName.斬関, PatternName.励徳,
+})
 
 
 @dataclass(frozen=True, slots=True)
