@@ -10,6 +10,10 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from .core.collector import pause, resume, settle
+
+pause()  # until the imports below are done (resume): the collector's passes would only walk them
+
 # discord.py is the [bot] extra; without it, one line naming the extra instead of a traceback
 try:
     import aiohttp
@@ -25,11 +29,12 @@ from texts.reading.sentences import render_reading
 from texts.render import render_text
 from texts.when import default_zone
 
-from .core.collector import settle
 from .core.host import LiurenBot, make_bot
 from .core.logs import install_redaction
 from .core.worker import pace_threads
 from .store import Location, Store, StoreError, StoreUnavailable, default_location, open_store
+
+resume()
 
 NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect. To get a token: open
