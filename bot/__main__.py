@@ -32,7 +32,7 @@ from texts.when import default_zone
 from .core.host import LiurenBot, make_bot
 from .core.logs import install_redaction
 from .core.worker import pace_threads
-from .store import Location, Store, StoreError, StoreUnavailable, default_location, open_store
+from .store import Location, Store, StoreError, StoreUnavailable, default_location, load_cipher, open_store
 
 resume()
 
@@ -86,6 +86,7 @@ async def settle_when_ready(bot: LiurenBot) -> None:
     """Settle the collector (bot.core.collector) once the gateway is READY and the work the
     features finish after it (``bot.warming``) is done, whether it succeeded or not."""
     await bot.wait_until_ready()
+    load_cipher()  # loaded now, so the first sealed write does not wait for it
     await asyncio.gather(*bot.warming, return_exceptions=True)
     settle()
 
