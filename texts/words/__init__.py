@@ -63,17 +63,22 @@ def language_of(tag: str | None) -> Lang:
 def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str], where: Path) -> None:
     for key, value in table.items():
         full = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            _flatten(value, f"{full}.", out, where)
-        elif isinstance(value, str):
+        if isinstance(value, str):  # asked first: nearly every value is one, and Mapping's check is slower
             if full in out:
                 raise WordsError(f"{where}: key {full!r} is defined twice")
             out[full] = value
+        elif isinstance(value, Mapping):
+            _flatten(value, f"{full}.", out, where)
         else:
             raise WordsError(f"{where}: {full!r} must be a string, not {type(value).__name__}")
 
 
+_NO_FIELDS: frozenset[str] = frozenset()
+
+
 def _fields(template: str, where: str) -> frozenset[str]:
+    if "{" not in template and "}" not in template:  # most words: nothing to parse
+        return _NO_FIELDS
     try:
         return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)
     except ValueError as error:
