@@ -119,7 +119,11 @@ async def _run(token: str, force_sync: bool) -> None:
             # commands synced); once READY and the features' later start-up work (the quiz's
             # charts) are done, what start-up made is frozen out of the collector's passes
             # (bot.core.collector), so READY does not wait for the collection.
-            await bot.login(token)
+            pause()  # setup_hook imports the features: as for this module's imports
+            try:
+                await bot.login(token)
+            finally:
+                resume()
             settling = asyncio.create_task(settle_when_ready(bot), name="liuren-settle")
             await bot.connect()
     finally:
