@@ -11,7 +11,6 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
 from functools import cache
-from importlib import resources
 from math import floor
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -115,6 +114,8 @@ def _listed_by_tzdata(name: str) -> bool:
     every file under the system's zone folders opened. False without tzdata."""
     if name in _NOT_PLACES:
         return False
+    from importlib import resources  # as available_timezones imports it: a cast with no zone never does
+
     try:
         listing = resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8")
     except (ImportError, OSError):  # no tzdata: the system's zone files serve alone
