@@ -141,7 +141,10 @@ def zone(name: str) -> ZoneInfo:
         return found
     if not isinstance(name, str) or not name.strip():
         raise CalendarError(f"unknown time zone {name!r}: {_ACCEPTED_ZONE}")
-    canonical = name if _listed_by_tzdata(name) else _canonical_zones().get(name.strip().casefold())
+    # Until something needs the listing, a name spelled as tzdata lists it is checked against that
+    # list alone; once the listing is made, every name is looked up there (a dict, no file read).
+    listed = _canonical_zones.cache_info().currsize == 0 and _listed_by_tzdata(name)
+    canonical = name if listed else _canonical_zones().get(name.strip().casefold())
     if canonical is None:
         raise CalendarError(f"unknown time zone {name.strip()[:60]!r}: {_ACCEPTED_ZONE}")
     try:
