@@ -10,6 +10,10 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from .core.collector import pause, resume, settle
+
+pause()  # until the imports below are done (resume): the collector's passes would only walk them
+
 # discord.py is the [bot] extra; without it, one line naming the extra instead of a traceback
 try:
     import aiohttp
@@ -25,11 +29,12 @@ from texts.reading.sentences import render_reading
 from texts.render import render_text
 from texts.when import default_zone
 
-from .core.collector import settle
 from .core.host import LiurenBot, make_bot
 from .core.logs import install_redaction
 from .core.worker import pace_threads
-from .store import Location, Store, StoreError, StoreUnavailable, default_location, open_store
+from .store import Location, Store, StoreError, StoreUnavailable, default_location, load_cipher, open_store
+
+resume()
 
 NO_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot connect. To get a token: open
@@ -81,6 +86,7 @@ async def settle_when_ready(bot: LiurenBot) -> None:
     """Settle the collector (bot.core.collector) once the gateway is READY and the work the
     features finish after it (``bot.warming``) is done, whether it succeeded or not."""
     await bot.wait_until_ready()
+    load_cipher()  # loaded now, so the first sealed write does not wait for it
     await asyncio.gather(*bot.warming, return_exceptions=True)
     settle()
 
@@ -113,7 +119,11 @@ async def _run(token: str, force_sync: bool) -> None:
             # commands synced); once READY and the features' later start-up work (the quiz's
             # charts) are done, what start-up made is frozen out of the collector's passes
             # (bot.core.collector), so READY does not wait for the collection.
-            await bot.login(token)
+            pause()  # setup_hook imports the features: as for this module's imports
+            try:
+                await bot.login(token)
+            finally:
+                resume()
             settling = asyncio.create_task(settle_when_ready(bot), name="liuren-settle")
             await bot.connect()
     finally:

@@ -96,13 +96,31 @@ _TERMS: dict[int, SolarTerm] = {}
 _ACCEPTED_ZONE = "give an IANA zone name such as 'Asia/Tokyo' or 'America/New_York'"
 
 
+_NOT_PLACES = frozenset({"localtime", "posixrules", "Factory"})  # the host's zone or nothing, never a place
+
+
 # Made once: listing the zones walks the zone files (milliseconds), and autocomplete asks at each key.
 @cache
 def _canonical_zones() -> dict[str, str]:
     """Case-folded IANA name → its canonical spelling. ``localtime``, ``posixrules`` and ``Factory``
     are not in the list: they name the host's zone or nothing, never a place a reader meant."""
-    names = available_timezones() - {"localtime", "posixrules", "Factory"}
+    names = available_timezones() - _NOT_PLACES
     return {name.casefold(): name for name in names}
+
+
+def _listed_by_tzdata(name: str) -> bool:
+    """Whether ``name`` is spelled as the tzdata package lists it. ``available_timezones`` starts
+    from that list (read the same way), so such a name is canonical there too: one file read, not
+    every file under the system's zone folders opened. False without tzdata."""
+    if name in _NOT_PLACES:
+        return False
+    from importlib import resources  # as available_timezones imports it: a cast with no zone never does
+
+    try:
+        listing = resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8")
+    except (ImportError, OSError):  # no tzdata: the system's zone files serve alone
+        return False
+    return name in {line.strip() for line in listing.splitlines()}
 
 
 def zone_names(fragment: str = "", limit: int | None = None) -> tuple[str, ...]:
@@ -123,7 +141,10 @@ def zone(name: str) -> ZoneInfo:
         return found
     if not isinstance(name, str) or not name.strip():
         raise CalendarError(f"unknown time zone {name!r}: {_ACCEPTED_ZONE}")
-    canonical = _canonical_zones().get(name.strip().casefold())
+    # Until something needs the listing, a name spelled as tzdata lists it is checked against that
+    # list alone; once the listing is made, every name is looked up there (a dict, no file read).
+    listed = _canonical_zones.cache_info().currsize == 0 and _listed_by_tzdata(name)
+    canonical = name if listed else _canonical_zones().get(name.strip().casefold())
     if canonical is None:
         raise CalendarError(f"unknown time zone {name.strip()[:60]!r}: {_ACCEPTED_ZONE}")
     try:

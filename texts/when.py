@@ -11,11 +11,13 @@ the project's one zone parser, :func:`engine.calendar.zone`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta, tzinfo
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from engine.calendar import CalendarError
@@ -59,6 +61,18 @@ class WhenError(ValueError):
         self.detail = detail
         forms = ", ".join(ACCEPTED_FORMS)
         super().__init__(f"{detail} — accepted forms: {forms} (years {FIRST_YEAR}–{LAST_YEAR})")
+
+
+def zone_data_version() -> str:
+    """What identifies the zone rules in use: the tzdata package's version and the system's."""
+    from importlib import metadata  # imported when asked (a bot asks after READY), not by every start
+
+    parts = []
+    with contextlib.suppress(metadata.PackageNotFoundError):
+        parts.append("tzdata " + metadata.version("tzdata"))
+    with contextlib.suppress(OSError), Path("/usr/share/zoneinfo/tzdata.zi").open(encoding="ascii") as handle:
+        parts.append("system " + handle.readline().strip().removeprefix("# version "))
+    return "; ".join(parts) or "unknown"
 
 
 def zone_named(name: str) -> ZoneInfo:

@@ -3,14 +3,12 @@ project's one parser), the names offered while typing one, and ``HH:MM``."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 from datetime import time
-from importlib import metadata
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from engine import calendar
+from texts.when import zone_data_version
 
 __all__ = ["parse_time", "parse_zone", "zone_data_version", "zone_suggestions"]
 
@@ -38,13 +36,3 @@ def parse_time(text: str) -> time:
     if hour > 23 or minute > 59:
         raise ValueError(f"{text!r} is not a time of day (00:00–23:59)")
     return time(hour, minute)
-
-
-def zone_data_version() -> str:
-    """What identifies the zone rules in use: the tzdata package's version and the system's."""
-    parts = []
-    with contextlib.suppress(metadata.PackageNotFoundError):
-        parts.append("tzdata " + metadata.version("tzdata"))
-    with contextlib.suppress(OSError), Path("/usr/share/zoneinfo/tzdata.zi").open(encoding="ascii") as handle:
-        parts.append("system " + handle.readline().strip().removeprefix("# version "))
-    return "; ".join(parts) or "unknown"

@@ -23,6 +23,7 @@ from .forms import (
     stored_text,
 )
 from .location import APP_NAME, Location, default_location
+from .sealing import load_cipher
 from .sqlite import SqliteDriver
 from .store import Store
 from .values import (
@@ -79,6 +80,7 @@ __all__ = [
     "from_epoch",
     "held",
     "iso_utc",
+    "load_cipher",
     "normalize_case_id",
     "open_store",
     "school_from_json",

@@ -19,10 +19,8 @@ import json
 import logging
 import os
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
-__all__ = ["KEY_BYTES", "birth_of", "new_key", "seal", "seal_birth", "seal_text", "unseal", "unseal_text"]
+__all__ = ["KEY_BYTES", "birth_of", "load_cipher", "new_key", "seal", "seal_birth", "seal_text", "unseal",
+           "unseal_text"]
 
 KEY_BYTES = 32
 _VERSION = b"\x01"
@@ -34,10 +32,32 @@ def new_key() -> bytes:
     return os.urandom(KEY_BYTES)
 
 
+def _aesgcm(key: bytes, nonce: bytes, data: bytes, bound_to: str, *, opening: bool) -> bytes | None:
+    """AES-256-GCM under ``key``: ``data`` sealed, or opened (None when it does not open: its tag
+    is wrong). cryptography's bindings are loaded here, by the first use (or ``load_cipher``), not
+    by the bot's start."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    if not opening:
+        return AESGCM(key).encrypt(nonce, data, bound_to.encode())
+    try:
+        return AESGCM(key).decrypt(nonce, data, bound_to.encode())
+    except InvalidTag:
+        return None
+
+
+def load_cipher() -> None:
+    """Load the cipher's bindings now (the bot does once it is READY, so the first write does not)."""
+    _aesgcm(bytes(KEY_BYTES), bytes(_NONCE), b"", "", opening=False)
+
+
 def seal(key: bytes, plain: bytes, bound_to: str) -> bytes:
     """``plain`` sealed under ``key``, bound to ``bound_to`` (the field and its row)."""
     nonce = os.urandom(_NONCE)
-    return _VERSION + nonce + AESGCM(key).encrypt(nonce, plain, bound_to.encode())
+    sealed = _aesgcm(key, nonce, plain, bound_to, opening=False)
+    assert sealed is not None  # sealing always gives bytes
+    return _VERSION + nonce + sealed
 
 
 def unseal(key: bytes | None, sealed: bytes | None, bound_to: str) -> bytes | None:
@@ -49,12 +69,11 @@ def unseal(key: bytes | None, sealed: bytes | None, bound_to: str) -> bytes | No
     if sealed[:1] != _VERSION or len(sealed) < 1 + _NONCE + 16:
         log.error("store: the sealed %s is damaged (unknown form); it is read as empty", bound_to)
         return None
-    try:
-        return AESGCM(bytes(key)).decrypt(sealed[1:1 + _NONCE], sealed[1 + _NONCE:], bound_to.encode())
-    except InvalidTag:
+    plain = _aesgcm(bytes(key), sealed[1:1 + _NONCE], sealed[1 + _NONCE:], bound_to, opening=True)
+    if plain is None:
         log.error("store: the sealed %s does not open with its member's key (damaged); it is read as empty",
                   bound_to)
-        return None
+    return plain
 
 
 def seal_text(key: bytes, text: str | None, bound_to: str) -> bytes | None:

@@ -24,10 +24,13 @@ checked here; the callers leave them out.
 
 from __future__ import annotations
 
-import opencc
+from typing import TYPE_CHECKING
 
 from texts.memo import remember
 from texts.words import Lang
+
+if TYPE_CHECKING:
+    import opencc
 
 # Characters OpenCC's jp2t changes although Chinese traditional (Taiwan's standard forms, the
 # forms of the seed's original) writes them just so: they are not Japanese-only.
@@ -41,6 +44,8 @@ _JAPANESE_EXTRA: dict[str, str] = {
 
 @remember()
 def _converters() -> tuple[opencc.OpenCC, opencc.OpenCC]:
+    import opencc  # loaded by the first conversion, not by every process that imports the corpus
+
     return opencc.OpenCC("jp2t.json"), opencc.OpenCC("t2s.json")
 
 

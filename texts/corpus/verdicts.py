@@ -9,11 +9,13 @@ CLI's ``--json`` and the MCP tools' structured output) and as lines in the reade
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from texts.corpus.citations import Report
 from texts.corpus.verify import Judgement
 from texts.words import Lang, text
+
+if TYPE_CHECKING:  # a report is only read here: /verify's start need not load the citation checker
+    from texts.corpus.citations import Report
 
 SCHEMA = 1  # the version of the JSON below; raised when a field changes meaning or goes away
 

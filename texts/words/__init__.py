@@ -63,21 +63,26 @@ def language_of(tag: str | None) -> Lang:
 def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str], where: Path) -> None:
     for key, value in table.items():
         full = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            _flatten(value, f"{full}.", out, where)
-        elif isinstance(value, str):
+        if isinstance(value, str):  # asked first: nearly every value is one, and Mapping's check is slower
             if full in out:
                 raise WordsError(f"{where}: key {full!r} is defined twice")
             out[full] = value
+        elif isinstance(value, Mapping):
+            _flatten(value, f"{full}.", out, where)
         else:
             raise WordsError(f"{where}: {full!r} must be a string, not {type(value).__name__}")
 
 
-def _fields(template: str, where: str) -> frozenset[str]:
+_NO_FIELDS: frozenset[str] = frozenset()
+
+
+def _fields(template: str, lang: Lang, key: str) -> frozenset[str]:
+    if "{" not in template and "}" not in template:  # most words: nothing to parse
+        return _NO_FIELDS
     try:
         return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)
-    except ValueError as error:
-        raise WordsError(f"{where}: bad template {template!r}: {error}") from None
+    except ValueError as error:  # where it is named only here: the check runs over every key at each start
+        raise WordsError(f"{lang}:{key}: bad template {template!r}: {error}") from None
 
 
 def read_file(path: Path) -> dict[str, str]:
@@ -116,8 +121,8 @@ def _check(root: Path, lang: Lang, table: Mapping[str, str], base: Mapping[str, 
             f" ({len(missing)} missing, {len(extra)} extra)"
         )
     for key, template in table.items():
-        got = _fields(template, f"{lang}:{key}")
-        want = got if base is table else _fields(base[key], f"{DEFAULT_LANG}:{key}")  # the default: once
+        got = _fields(template, lang, key)
+        want = got if base is table else _fields(base[key], DEFAULT_LANG, key)  # the default: once
         if got != want:
             raise WordsError(
                 f"{root / lang}: {key!r} has placeholders {sorted(got)}, {DEFAULT_LANG} has {sorted(want)}"
