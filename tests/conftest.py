@@ -129,7 +129,9 @@ def bot_env(monkeypatch: pytest.MonkeyPatch, standin: DiscordStandIn, db_path: P
 
 @pytest.fixture
 async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIterator[StartBot]:
-    """A factory that starts a bot on the stand-in and waits until it is ready; all are closed after."""
+    """A factory that starts a bot on the stand-in and waits until it is ready and has done the
+    work its features do once READY (``bot.warming``), so a test sees only its own work; all are
+    closed after."""
     running: list[tuple[Any, asyncio.Task[None]]] = []
     stuck: set[asyncio.Task[None]] = set()  # bots that never became ready: their test has failed already
 
@@ -150,6 +152,7 @@ async def start_bot(bot_env: dict[str, str], standin: DiscordStandIn) -> AsyncIt
                 raise TimeoutError(f"the bot did not become ready on the stand-in in {timeout:g} s\n"
                                    + not_ready_report(standin, task))
             await asyncio.sleep(0.01)
+        await asyncio.gather(*bot.warming, return_exceptions=True)
         return bot
 
     yield start

@@ -196,7 +196,7 @@ async def test_one_cast_one_options_read_one_zone_parse_with_a_question(
     counts = Counts(monkeypatch)
     counts.store(bot.store)
     callback = await standin.slash("cast", {"question": WALLET})
-    assert callback.files and fields(callback)[1]["name"] == "類神1 玄武"
+    assert await standin.picture(callback) and fields(callback)[1]["name"] == "類神1 玄武"
     assert counts.seen == {"cast": 1, "options": 1, "zone": 1}, counts.seen
 
 
@@ -269,8 +269,9 @@ async def test_the_cast_picture_marks_the_spirits(standin: DiscordStandIn, start
     await start_bot(clock=clock)
     plain = await standin.slash("cast", {"when": "now"})
     asked = await standin.slash("cast", {"question": WALLET})
-    a = Image.open(io.BytesIO(plain.files[0]["data"])).convert("RGB")
-    b = Image.open(io.BytesIO(asked.files[0]["data"])).convert("RGB")
+    # Each picture with its reply or, drawn after the text went out, by the edit that followed it.
+    a = Image.open(io.BytesIO((await standin.picture(plain))["data"])).convert("RGB")
+    b = Image.open(io.BytesIO((await standin.picture(asked))["data"])).convert("RGB")
     assert a.tobytes() != b.tobytes()
     reply = chart_reply(engine.cast(NOW, "Asia/Tokyo"), question=WALLET)
     assert General.玄武 in reply.spirits

@@ -129,7 +129,7 @@ async def test_cast_history_note_restart_then_show_and_the_old_buttons_still_wor
     assert transmissions(shown) == transmissions(cast)
     assert "Will the book arrive?" in shown.embeds[0]["description"]
     assert any("It came on Tuesday." in (e.get("description") or "") for e in shown.embeds)
-    assert shown.files and shown.files[0]["data"].startswith(b"\x89PNG")
+    assert (await standin.picture(shown))["data"].startswith(b"\x89PNG")
 
     why = await press(standin, old_reply, f"lr:c:why:{ident}", locale="en-US")
     chart = engine.cast(NOW, "Asia/Tokyo")

@@ -534,9 +534,9 @@ async def test_a_public_chart_reads_alike_with_or_without_a_birth_year(
     mine = await standin.slash("cast", {"when": "now"})
     theirs = await standin.slash("cast", {"when": "now"}, user_id=plain)
     assert _public(mine) == _public(theirs)
-    assert mine.files[0]["data"] == theirs.files[0]["data"]
+    assert (await standin.picture(mine))["data"] == (await standin.picture(theirs))["data"]
     # What the birth data decides goes to its owner alone, ephemerally.
-    [told_you] = [r for r in webhook_posts(standin, mine) if r.body.get("embeds")]
+    [told_you] = [r for r in await standin.followups(mine) if r.body.get("embeds")]
     assert told_you.body["flags"] & (1 << 6)
     assert "龍戦" in json.dumps(told_you.body["embeds"], ensure_ascii=False)
     assert not [r for r in webhook_posts(standin, theirs) if r.body.get("embeds")]
