@@ -27,9 +27,9 @@ from texts.cli import picture as picture_command
 from texts.picture import draw as picture
 from texts.picture import raster
 from texts.picture.alt import alt_text
-from texts.picture.draw import SCALE, clear_cache, filename, render_png
+from texts.picture.draw import clear_cache, filename, render_png
 from texts.picture.fonts import FONT_DIR, FONT_FILES, cmap
-from texts.picture.glyphs import measure, pieces
+from texts.picture.glyphs import SCALE, measure, pieces
 from texts.picture.golden import GOLDEN_DIR, golden_charts
 from texts.picture.layout import layout, texts_of
 from texts.picture.shapes import CELL, MARGIN, MIN_TEXT, RING_ROWS, WIDTH, Box, Layout, Text, drawable_characters, term

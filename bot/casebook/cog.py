@@ -9,6 +9,7 @@ Every refusal is an ephemeral ``ReplyError`` in the reader's language, with noth
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,9 @@ from bot.core.errors import ReplyError
 from bot.core.options import bounded
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
+from bot.core.worker import on_drawing_thread
 from bot.store import Call, CaseNote
+from texts.picture.draw import warm
 
 from . import calls as calling
 from .export import Calls, Page, Walk, part_files, plan
@@ -56,12 +59,23 @@ class Casebook(commands.Cog):
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
         self._exporting: set[int] = set()  # users whose /case export is being made
+        self._warmed: asyncio.Future[None] | None = None  # the picture's machinery, loaded after READY
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self._warmed = asyncio.ensure_future(self._warm())  # start-up does not wait for it
+        self.bot.warming.append(self._warmed)
 
     async def cog_unload(self) -> None:
+        if self._warmed is not None:
+            self._warmed.cancel()  # unloaded before READY: nothing to load
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def _warm(self) -> None:
+        """Once the gateway is READY, Pillow, the painter and the fonts loaded where the pictures
+        are drawn, so the first new 時 does not pay for them (~40 ms); READY does not wait."""
+        await self.bot.wait_until_ready()
+        await on_drawing_thread(warm)
 
     async def _lang(self, interaction: discord.Interaction[Any]) -> Lang:
         return (await resolve(self.bot, interaction)).lang

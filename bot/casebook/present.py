@@ -34,8 +34,7 @@ from texts.alternatives import alternative_lines, sun_lines
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import choose
 from texts.matters.values import answer
-from texts.picture.draw import Picture, draw, filename, kept, picture_key
-from texts.picture.raster import Theme
+from texts.picture.draw import Picture, Theme, draw, filename, kept, picture_key
 from texts.words.explain import explain
 
 from .privacy import known_for

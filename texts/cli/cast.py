@@ -219,12 +219,12 @@ def sides(chart: Chart, lang: Lang, *, with_trace: bool = True) -> list[str]:
 
 def write_png(chart: Chart, target: str, theme: str, lang: Lang, known: Facts | None = None) -> None:
     """Draw ``chart`` into the file ``target`` (``-``: standard output); ``OSError`` says why it failed."""
-    try:
-        from texts.picture.draw import render_png
-    except ModuleNotFoundError as error:  # Pillow is the [picture] extra; say so, no traceback
-        raise CastError(str(error)) from error
+    from texts.picture.draw import render_png
 
-    png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang, known=known)  # 本命 行年
+    try:  # 本命 行年 with ``known``
+        png = render_png(chart, theme="dark" if theme == "dark" else "light", lang=lang, known=known)
+    except ModuleNotFoundError as error:  # Pillow is the [picture] extra, loaded by the first drawing: say so
+        raise CastError(str(error)) from error
     if target == "-":
         sys.stdout.buffer.write(png)
         sys.stdout.flush()

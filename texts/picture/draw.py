@@ -10,7 +10,9 @@ Pure: a chart in, PNG bytes out (painted by texts/picture/raster.py).
 A caller posting it needs three things, which :func:`draw` returns together as a :class:`Picture`:
 :func:`render_png` (the bytes), :func:`alt_text` (what a screen reader says, ≤ 1,024 characters,
 Discord's limit for an attachment's description) and :func:`filename` (an ASCII attachment name).
-Call :func:`warm` once at start-up so the first reply does not pay for loading the fonts.
+Pillow and the painter are loaded by the first drawing, so a process that only looks pictures up
+(:func:`kept`, :func:`picture_key`) never loads them; call :func:`warm` once started, where the
+drawings run, so the first new picture does not pay for them and the fonts.
 
 The picture is drawn at 2× its display size (``SCALE``) so it stays crisp on phones; its text is
 never below 14 px at display size. What repeats is cached: the rasterised texts many charts share
@@ -31,16 +33,12 @@ from engine.chart import Chart
 from engine.facts import Facts
 from engine.terms import General
 from texts.memo import LRU, last_one
-from texts.picture import raster  # imported first: without Pillow its error names the extra
 from texts.picture.alt import ALT_MAX, alt_text
-from texts.picture.glyphs import SCALE, measure
-from texts.picture.layout import layout
-from texts.picture.raster import THEMES, THEMES_ALL, Theme, encode, paint
-from texts.picture.shapes import term
+from texts.picture.shapes import THEMES_ALL, Theme, term
 from texts.words import LANGS, Lang, text
 
-__all__ = ["SCALE", "THEMES", "Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "kept",
-           "measure", "of_the_hour", "picture_key", "render_png", "warm"]
+__all__ = ["Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "kept", "of_the_hour",
+           "picture_key", "render_png", "warm"]
 
 CACHE_SIZE = 8  # finished pictures kept (≈ 110 KB each: the last 8 時 drawn, each shared by its casts)
 # The pictures of the last 時 drawn, by (hour_key, theme, lang, known, highlight): each its PNG and,
@@ -72,7 +70,7 @@ def picture_key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
                 highlight: frozenset[General]) -> tuple[object, ...]:
     """What ``draw``'s picture of ``chart`` is kept by: its 時 (``hour_key``) and the options; every
     cast of the 時 shares it. Raises ``ValueError`` for an unknown theme or language."""
-    if theme not in THEMES:
+    if theme not in THEMES_ALL:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
@@ -83,6 +81,13 @@ def _finished(key: tuple[object, ...], hour: Chart, theme: Theme, lang: Lang, kn
               highlight: frozenset[General]) -> _Finished:
     """``hour``'s picture drawn and kept by ``key`` (with no alt text yet); when another thread
     finished it meanwhile, that one (which may have its alt text) stays and is given back."""
+    # Pillow, the fonts' machinery and the painter, loaded by the first drawing: a process that
+    # only looks pictures up (the bot until its first new 時) never pays for them. Without Pillow,
+    # the error names the extra (texts/picture/raster.py).
+    from texts.picture import raster
+    from texts.picture.glyphs import measure
+    from texts.picture.layout import layout
+
     png = raster.png(layout(hour, lang, measure, known, highlight), theme)
     with _LOCK:
         return _CACHE.get(key) or _CACHE.put(key, (png, None))
@@ -131,12 +136,14 @@ def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:
     """Load the fonts and rasterise the texts every chart shares, so the first chart a process
     draws costs what any new chart costs (call it at start-up; ~0.1 s per language)."""
     from engine import cast_classical
+    from texts.picture import raster
+    from texts.picture.glyphs import measure
+    from texts.picture.layout import layout
 
     for lang in langs:
         for theme in THEMES_ALL:
             for day, hour in (("甲子", "子"), ("乙丑", "午")):
-                chart = cast_classical(day, "子", hour)
-                encode(paint(layout(chart, lang, measure), theme))
+                raster.png(layout(cast_classical(day, "子", hour), lang, measure), theme)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +209,8 @@ def filename(chart: Chart) -> str:
 
 def clear_cache() -> None:
     """Forget every finished PNG and rasterised text (for benchmarks that measure a cold start)."""
+    from texts.picture import raster
+
     with _LOCK:
         _CACHE.clear()
     raster.clear()

@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 try:
     from isal import isal_zlib
@@ -27,10 +27,9 @@ if TYPE_CHECKING:
 from texts.memo import Recurring, remember
 from texts.picture.glyphs import SCALE, SHORT, glyphs, pieces, pixels, place
 from texts.picture.glyphs import clear as clear_glyphs
-from texts.picture.shapes import Box, Layout, Role, Text
+from texts.picture.shapes import THEMES_ALL, Box, Layout, Role, Text, Theme
 
-Theme = Literal["dark", "light"]
-THEMES_ALL: tuple[Theme, ...] = ("dark", "light")
+__all__ = ["THEMES", "THEMES_ALL", "Palette", "Stamp", "Theme", "clear", "encode", "paint", "palette", "png"]
 
 RGB = tuple[int, int, int]
 

@@ -23,6 +23,8 @@ Role = Literal[
     "spirit",  # the outline of a 類神's cell (the matter asked)
 ]
 Anchor = Literal["la", "ls", "lm", "ma", "ms", "mm", "ra", "rs", "rm"]
+Theme = Literal["dark", "light"]  # the palettes: texts/picture/raster.py THEMES
+THEMES_ALL: tuple[Theme, ...] = ("dark", "light")
 Measure = Callable[[str, int, bool], float]  # (text, size, bold) → width in px at 1×
 
 WIDTH = 440
