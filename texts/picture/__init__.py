@@ -3,5 +3,6 @@ pixels (glyphs.py, with the font of fonts.py), painted and encoded as PNG (raste
 SVG (svg.py); its description for a screen reader (alt.py); the picture a reply attaches, kept per
 時 (draw.py); and the golden images the tests compare with (golden.py).
 
-shapes, layout and alt need no imaging library; the rest need Pillow (the ``picture`` extra).
+shapes, layout and alt need no imaging library, nor does draw until it draws; the rest need
+Pillow (the ``picture`` extra).
 """
