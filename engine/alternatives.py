@@ -190,7 +190,7 @@ def _recast(chart: Chart, school: School, option: str) -> Chart:
     m = chart.moment
     if m is None:
         return cast_classical(chart.day, chart.yuejiang, chart.hour, school=school)
-    if option not in PARTS_READ and option not in _CALENDAR and option not in _SUN:  # the chart's own parts
+    if option not in _BUILT_FROM:  # the chart's own parts
         return Chart(chart.day, chart.hour, chart.yuejiang, school, chart.plate, chart.lessons, chart.transmissions,
                      chart.generals, chart.steps, chart.void, m, chart.sun)
     if option not in _CALENDAR and option not in _SUN:  # same day, hour and 晝夜: the shared classical chart
