@@ -140,13 +140,14 @@ def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
         if entry.excluded:
             label = EXCLUDED_MARK + label
         said = notes(entry, lang)  # each a small line: "-# " on a line of its own
+        small = "-# " + "\n-# ".join(said) if said else ""
         unit = entry.unit
         if unit is None:
-            out.append((label, "-# " + "\n-# ".join(said) if said else text("embed.no_line", lang)))
+            out.append((label, small or text("embed.no_line", lang)))
             continue
         where = f"（¶{unit.lines[0]}）" if unit.lines else ""
         body = "\n".join(map(str.strip, unit_lines(unit, lang)))
-        out.append((f"{label} {subject(unit)}{where}", body + "\n-# " + "\n-# ".join(said) if said else body))
+        out.append((f"{label} {subject(unit)}{where}", f"{body}\n{small}" if small else body))
     return out
 
 
