@@ -61,8 +61,7 @@ def render_png(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known:
     Raises ``ValueError`` for an unknown theme or language.
     """
     key = picture_key(chart, theme, lang, known, highlight)
-    with _LOCK:
-        found = _CACHE.get(key)
+    found = _found(key)
     return found[0] if found is not None else _finished(key, of_the_hour(chart), theme, lang, known, highlight)[0]
 
 
@@ -77,10 +76,23 @@ def picture_key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
     return hour_key(chart), theme, lang, known, highlight  # one picture per 時
 
 
+def _found(key: tuple[object, ...]) -> _Finished | None:
+    with _LOCK:
+        return _CACHE.get(key)
+
+
 def _finished(key: tuple[object, ...], hour: Chart, theme: Theme, lang: Lang, known: Facts | None,
               highlight: frozenset[General]) -> _Finished:
     """``hour``'s picture drawn and kept by ``key`` (with no alt text yet); when another thread
     finished it meanwhile, that one (which may have its alt text) stays and is given back."""
+    png = _painted(hour, theme, lang, known, highlight)
+    with _LOCK:
+        return _CACHE.get(key) or _CACHE.put(key, (png, None))
+
+
+def _painted(chart: Chart, theme: Theme, lang: Lang, known: Facts | None = None,
+             highlight: frozenset[General] = frozenset()) -> bytes:
+    """``chart`` laid out and painted: the PNG, nothing kept but the texts' pixels."""
     # Pillow, the fonts' machinery and the painter, loaded by the first drawing: a process that
     # only looks pictures up (the bot until its first new 時) never pays for them. Without Pillow,
     # the error names the extra (texts/picture/raster.py).
@@ -88,9 +100,7 @@ def _finished(key: tuple[object, ...], hour: Chart, theme: Theme, lang: Lang, kn
     from texts.picture.glyphs import measure
     from texts.picture.layout import layout
 
-    png = raster.png(layout(hour, lang, measure, known, highlight), theme)
-    with _LOCK:
-        return _CACHE.get(key) or _CACHE.put(key, (png, None))
+    return raster.png(layout(chart, lang, measure, known, highlight), theme)
 
 
 def of_the_hour(chart: Chart) -> Chart:
@@ -136,14 +146,11 @@ def warm(langs: tuple[Lang, ...] = ("ja",)) -> None:
     """Load the fonts and rasterise the texts every chart shares, so the first chart a process
     draws costs what any new chart costs (call it at start-up; ~0.1 s per language)."""
     from engine import cast_classical
-    from texts.picture import raster
-    from texts.picture.glyphs import measure
-    from texts.picture.layout import layout
 
     for lang in langs:
         for theme in THEMES_ALL:
             for day, hour in (("甲子", "子"), ("乙丑", "午")):
-                raster.png(layout(cast_classical(day, "子", hour), lang, measure), theme)
+                _painted(cast_classical(day, "子", hour), theme, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +172,7 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
         ('liuren-d00-y11-h06.png', 'Da Liu Ren chart. Day 甲子 · Hour 午')
     """
     key = picture_key(chart, theme, lang, known, highlight)
-    with _LOCK:
-        found = _CACHE.get(key)
+    found = _found(key)
     png, alt = found if found is not None else (b"", None)
     if alt is None:
         hour = of_the_hour(chart)  # one chart for the layout and the alt text: its facts and 課体 worked out once
@@ -183,8 +189,7 @@ def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
          highlight: frozenset[General] = frozenset()) -> Picture | None:
     """``draw``'s picture when its 時 was drawn lately with these options, else None: a look-up, no
     drawing, so the bot asks on its event loop before it sends a drawing to a worker."""
-    with _LOCK:
-        found = _CACHE.get(picture_key(chart, theme, lang, known, highlight))
+    found = _found(picture_key(chart, theme, lang, known, highlight))
     return None if found is None or found[1] is None else Picture(found[0], found[1], filename(chart))
 
 

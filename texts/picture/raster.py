@@ -156,12 +156,14 @@ class _Canvas:
     core: ImagingCore
 
     @classmethod
-    def over(cls, size: tuple[int, int], rows: bytearray | None) -> _Canvas:
-        """A canvas of ``size`` on ``rows`` when they hold it (a picture as wide and no taller
-        than the last: a chart's height follows its lines of facts and 課体), else on new rows."""
+    def over(cls, size: tuple[int, int], last: _Canvas | None) -> _Canvas:
+        """A canvas of ``size`` on the ``last`` canvas's rows when they hold it (a picture as wide
+        and no taller: a chart's height follows its lines of facts and 課体), else on new rows."""
         width, height = size
-        if rows is None or len(rows) < (width + 1) * height:
+        if last is None or last.size[0] != width or len(last.rows) < (width + 1) * height:
             rows = bytearray((width + 1) * height)
+        else:
+            rows = last.rows
         # Image.frombuffer maps these bytes rather than copying them; painting goes to its core, as
         # the painter's pastes do (the Image wrapper would copy a mapped image before changing it).
         return cls(size, rows, Image.frombuffer("P", size, rows, "raw", "P", width + 1, 1).im)
@@ -177,8 +179,7 @@ def png(plan: Layout, theme: Theme) -> bytes:
     size = width, height = plan.width * SCALE, plan.height * SCALE
     own: _Canvas | None = getattr(_OWN, "canvas", None)
     if own is None or own.size != size:
-        same_width = own is not None and own.size[0] == width
-        own = _OWN.canvas = _Canvas.over(size, own.rows if own is not None and same_width else None)
+        own = _OWN.canvas = _Canvas.over(size, own)
     _paint_on(own.core, size, plan, theme)
     rows, stride, end = memoryview(own.rows), width + 1, (width + 1) * height - 1  # the last row's zero dropped
     return _png(size, palette(theme).plte,
