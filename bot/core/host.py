@@ -4,8 +4,8 @@
 local stand-in through ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``). ``setup_hook`` opens
 the store (unless it was opened before), loads the feature extensions — each registers its own
 buttons and starts its own service in ``cog_load`` — and syncs the command tree only when its
-payload changed. ``close`` unloads the extensions (their services stop), disconnects, then
-closes the store. The host knows no feature: it loads them by name.
+payload changed. ``close`` unloads the extensions (their services stop), disconnects, ends the
+drawing process (bot.core.drawer), then closes the store. The host knows no feature: it loads them by name.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.store import Location, Shards, Store, default_location, held, open_store
 
+from . import drawer
 from .ack import release
 from .config import Config, DeliveryConfig, configure_endpoints, read_config
 from .errors import LiurenTree
@@ -132,8 +133,9 @@ class LiurenBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Unload the features (their services stop claiming and let work in flight finish),
-        disconnect, then close the store."""
+        disconnect, then end the drawing process and close the store."""
         await super().close()  # discord.py's Bot.close unloads every extension before disconnecting
+        await drawer.close()
         if self._opened is not None:
             await self._opened.close()
 

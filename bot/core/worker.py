@@ -1,5 +1,7 @@
 """The bot's CPU work off the event loop: a small pool of worker threads, one per core (exports,
-tallies, places, quotes), and one drawing thread the pictures and daily posts take turns on.
+tallies, places, quotes), one drawing thread the daily posts take turns on, and for the pictures of
+/cast and /case, the drawing process (bot.core.drawer) when the machine has a core for it, else the
+drawing thread.
 
 A picture holds the interpreter lock for most of its drawing (its layout and painting; only the
 compression lets go), so a second drawing thread would add little and take the lock from the event
@@ -22,7 +24,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-__all__ = ["DRAWERS", "QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "off_loop", "on_drawing_thread", "pace_threads"]
+from bot.core import drawer
+
+__all__ = ["APART", "DRAWERS", "QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "off_loop", "on_drawing_side",
+           "on_drawing_thread", "pace_threads"]
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -53,6 +58,9 @@ def _glibc() -> ctypes.CDLL | None:
 
 WORKERS = max(1, min(4, _cores()))
 DRAWERS = 1  # the pictures' own thread: they take turns (see above)
+# A second core: the pictures drawn in a process of their own, beside the event loop rather than
+# taking turns with it for the interpreter lock (docs/performance.md, "The drawing process").
+APART = _cores() >= 2
 _LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
 # A picture's 2 MB canvas mapped on its own and unmapped when freed: glibc would otherwise raise its
 # threshold past it and keep every canvas in an arena (the trim threshold as glibc's raising had it).
@@ -110,6 +118,14 @@ async def off_loop(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwarg
 async def on_drawing_thread(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
     """``off_loop`` for a picture: run on the drawing thread, after the pictures handed to it before."""
     return await _run(_DRAWING, functools.partial(work, *args, **kwargs))
+
+
+async def on_drawing_side(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """A picture's drawing: in the drawing process when ``APART`` (``work`` a module-level function,
+    its arguments and result picklable), else on the drawing thread; one after another either way."""
+    if APART:
+        return await drawer.drawn(work, *args, **kwargs)
+    return await on_drawing_thread(work, *args, **kwargs)
 
 
 async def _run(pool: ThreadPoolExecutor, work: Callable[[], _T]) -> _T:

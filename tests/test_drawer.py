@@ -1,0 +1,130 @@
+"""The drawing process (bot/core/drawer.py): work handed to it runs in a child process, one after
+another, its answers each reaching the caller that asked; its exceptions are raised to the caller;
+a child that dies fails what was in flight and the next drawing starts another; ``close`` ends it,
+and a bot's process that dies takes its child with it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.core import drawer, worker
+from engine import cast_classical
+from texts.picture.draw import paint
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+async def ended() -> AsyncIterator[None]:
+    yield
+    await drawer.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+async def test_the_work_runs_in_another_process_and_answers_in_the_order_asked() -> None:
+    child = await drawer.drawn(os.getpid)
+    assert child != os.getpid() and _alive(child)
+    assert await drawer.drawn(os.getpid) == child  # one child serves every drawing
+    answers = await asyncio.gather(*(drawer.drawn(pow, n, 2) for n in range(200)))
+    assert answers == [n * n for n in range(200)]
+
+
+async def test_a_picture_drawn_there_is_the_one_drawn_here() -> None:
+    chart = cast_classical("甲子", "亥", "午")
+    there = await drawer.drawn(paint, chart, theme="light", lang="en")
+    here = paint(chart, theme="light", lang="en")
+    assert (there.alt, there.filename) == (here.alt, here.filename)
+    # Pixels, not bytes: the compressor may pick another of two equal matches (tests/test_picture.py)
+    pixels = [Image.open(io.BytesIO(p.png)).convert("RGB").tobytes() for p in (there, here)]
+    assert pixels[0] == pixels[1]
+
+
+async def test_its_exception_is_raised_to_the_caller_and_the_next_work_runs() -> None:
+    chart = cast_classical("甲子", "亥", "午")
+    with pytest.raises(ValueError, match="unknown theme"):
+        await drawer.drawn(paint, chart, theme="sepia")
+    with pytest.raises(ZeroDivisionError):
+        await drawer.drawn(divmod, 1, 0)
+    assert await drawer.drawn(divmod, 7, 2) == (3, 1)
+
+
+async def test_a_caller_that_stops_waiting_leaves_the_others_their_answers() -> None:
+    asked = [asyncio.ensure_future(drawer.drawn(pow, n, 3)) for n in range(20)]
+    await asyncio.sleep(0)
+    for stopped in asked[::3]:
+        stopped.cancel()
+    for n, each in enumerate(asked):
+        if n % 3:
+            assert await each == n**3
+    assert await drawer.drawn(pow, 5, 3) == 125
+
+
+async def test_a_child_that_dies_fails_the_work_in_flight_and_the_next_starts_another() -> None:
+    first = await drawer.drawn(os.getpid)
+    sleeping = asyncio.ensure_future(drawer.drawn(time.sleep, 5.0))
+    await asyncio.sleep(0.2)
+    os.kill(first, signal.SIGKILL)
+    with pytest.raises(drawer.DrawerGone, match="exit status -9"):
+        await asyncio.wait_for(sleeping, 5.0)
+    second = await drawer.drawn(os.getpid)
+    assert second != first and _alive(second)
+
+
+async def test_close_ends_the_child_and_a_close_without_one_does_nothing() -> None:
+    await drawer.close()
+    child = await drawer.drawn(os.getpid)
+    await drawer.close()
+    assert not _alive(child)
+    await drawer.close()
+    assert await drawer.drawn(os.getpid) != child  # a drawing after close starts a new child
+
+
+def test_the_child_ends_with_the_bot_process_that_started_it() -> None:
+    """No drawing process is left behind by a bot killed outright (no ``close``)."""
+    script = textwrap.dedent("""
+        import asyncio, os, sys, time
+        from bot.core import drawer
+        async def main():
+            print(await drawer.drawn(os.getpid), flush=True)
+            time.sleep(60)
+        asyncio.run(main())
+    """)
+    bot = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert bot.stdout is not None
+        child = int(bot.stdout.readline())
+        assert _alive(child)
+    finally:
+        bot.kill()
+        bot.wait()
+    deadline = time.monotonic() + 5.0
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(child)
+
+
+async def test_pictures_go_to_the_process_where_there_is_a_core_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(worker, "APART", True)
+    assert await worker.on_drawing_side(os.getpid) != os.getpid()
+    monkeypatch.setattr(worker, "APART", False)
+    assert await worker.on_drawing_side(os.getpid) == os.getpid()
