@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.casebook import present
-from bot.core import drawer, worker
+from bot.core import worker
+from bot.core.drawing import process as drawer
 from engine import cast
 from texts.picture import draw as picture
 

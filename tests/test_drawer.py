@@ -1,4 +1,4 @@
-"""The drawing process (bot/core/drawer.py): work handed to it runs in a child process, one after
+"""The drawing process (bot/core/drawing): work handed to it runs in a child process, one after
 another, its answers each reaching the caller that asked; its exceptions are raised to the caller;
 a child that dies fails what was in flight and the next drawing starts another; ``close`` ends it,
 and a bot's process that dies takes its child with it."""
@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.core import drawer, worker
+from bot.core import worker
+from bot.core.drawing import process as drawer
 from engine import cast_classical
 from texts.picture.draw import paint
 
@@ -67,6 +68,24 @@ async def test_its_exception_is_raised_to_the_caller_and_the_next_work_runs() ->
     assert await drawer.drawn(divmod, 7, 2) == (3, 1)
 
 
+def _here_only() -> int:
+    """A function of this test module, which the child's path does not hold."""
+    return 1
+
+
+async def test_work_the_child_cannot_load_is_told_and_the_next_work_runs() -> None:
+    with pytest.raises((ModuleNotFoundError, AttributeError)):
+        await drawer.drawn(_here_only)
+    assert await drawer.drawn(divmod, 9, 4) == (2, 1)
+
+
+async def test_a_child_that_has_drawn_nothing_is_a_bare_interpreter() -> None:
+    """The child's own code loads no event loop machinery (~8 MB): only the work's modules."""
+    child = await drawer.drawn(os.getpid)
+    maps = Path(f"/proc/{child}/maps").read_text()
+    assert "_asyncio" not in maps and "_ssl" not in maps
+
+
 async def test_a_caller_that_stops_waiting_leaves_the_others_their_answers() -> None:
     asked = [asyncio.ensure_future(drawer.drawn(pow, n, 3)) for n in range(20)]
     await asyncio.sleep(0)
@@ -102,7 +121,7 @@ def test_the_child_ends_with_the_bot_process_that_started_it() -> None:
     """No drawing process is left behind by a bot killed outright (no ``close``)."""
     script = textwrap.dedent("""
         import asyncio, os, sys, time
-        from bot.core import drawer
+        from bot.core.drawing import process as drawer
         async def main():
             print(await drawer.drawn(os.getpid), flush=True)
             time.sleep(60)

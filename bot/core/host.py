@@ -5,7 +5,7 @@ local stand-in through ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``). ``setu
 the store (unless it was opened before), loads the feature extensions — each registers its own
 buttons and starts its own service in ``cog_load`` — and syncs the command tree only when its
 payload changed. ``close`` unloads the extensions (their services stop), disconnects, ends the
-drawing process (bot.core.drawer), then closes the store. The host knows no feature: it loads them by name.
+drawing process (bot.core.drawing), then closes the store. The host knows no feature: it loads them by name.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from discord.ext import commands
 
 from bot.store import Location, Shards, Store, default_location, held, open_store
 
-from . import drawer
 from .ack import release
 from .config import Config, DeliveryConfig, configure_endpoints, read_config
+from .drawing import process as drawer
 from .errors import LiurenTree
 from .identify import IdentifyPacer
 from .logs import silence_voice_warnings

@@ -9,8 +9,7 @@ The child is started by the first drawing (or by ``start``), one for each event 
 until ``close``. If the bot's process dies, the child sees its socket close and ends too. Drawings
 in flight when the child dies fail with ``DrawerGone``, and the next drawing starts a new child.
 Work crosses as a pickle over a socket pair: a module-level function and its arguments (frozen
-values), and its result or its exception comes back the same way. Run as ``python -m
-bot.core.drawer FD``, this module is the child.
+values), and its result or its exception comes back the same way (bot/core/drawing/child.py).
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import contextlib
 import os
 import pickle
 import socket
-import struct
 import subprocess
 import sys
 import weakref
@@ -30,12 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-__all__ = ["DrawerGone", "close", "drawn", "main", "start"]
+from .child import HEADER
+
+__all__ = ["DrawerGone", "close", "drawn", "start"]
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
-_HEADER = struct.Struct("!I")  # each frame: its length, then a pickle
-_ROOT = Path(__file__).resolve().parents[2]  # the tree this bot runs from: the child imports the same
+_ROOT = Path(__file__).resolve().parents[3]  # the tree this bot runs from: the child imports the same
 STOP_S = 2.0  # how long ``close`` waits for the child to end on its own before killing it
 
 
@@ -71,7 +70,7 @@ async def drawn(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) 
     child = await _child()
     answer: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
     child.waiting.append(answer)  # answers come back in the order asked
-    child.writer.write(_HEADER.pack(len(frame)) + frame)
+    child.writer.write(HEADER.pack(len(frame)) + frame)
     with contextlib.suppress(ConnectionError):  # the child is gone: its listener fails the answer
         await child.writer.drain()
     return await answer
@@ -114,7 +113,7 @@ async def _spawn() -> _Child:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(_ROOT), env.get("PYTHONPATH"))))
         # Its own session: a Ctrl-C at the bot's terminal is the bot's to handle, not the child's.
-        process = subprocess.Popen([sys.executable, "-m", "bot.core.drawer", str(theirs.fileno())],
+        process = subprocess.Popen([sys.executable, "-m", "bot.core.drawing.child", str(theirs.fileno())],
                                    pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL,
                                    start_new_session=True)
     reader, writer = await asyncio.open_unix_connection(sock=ours)
@@ -127,7 +126,7 @@ async def _listen(child: _Child, reader: asyncio.StreamReader) -> None:
     """Hand each answer to the drawing that waits for it, until the child's end."""
     try:
         while True:
-            (size,) = _HEADER.unpack(await reader.readexactly(_HEADER.size))
+            (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
             done, value = pickle.loads(await reader.readexactly(size))
             answer = child.waiting.popleft()
             if not answer.done():  # its caller stopped waiting: the answer is dropped
@@ -147,29 +146,3 @@ async def _listen(child: _Child, reader: asyncio.StreamReader) -> None:
             if not answer.done():
                 answer.set_exception(gone)
         child.writer.close()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The child: answer each frame read from the socket ``argv[0]`` names, until it closes."""
-    fd = int((sys.argv[1:] if argv is None else argv)[0])
-    with socket.socket(fileno=fd) as sock, sock.makefile("rb") as incoming:
-        try:
-            while header := incoming.read(_HEADER.size):
-                (size,) = _HEADER.unpack(header)
-                work, args, kwargs = pickle.loads(incoming.read(size))
-                try:
-                    answer: tuple[bool, object] = (True, work(*args, **kwargs))
-                except Exception as failed:
-                    answer = (False, failed)
-                try:
-                    frame = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-                except Exception as unpicklable:  # told as text rather than lost
-                    frame = pickle.dumps((False, RuntimeError(f"{answer[1]!r} ({unpicklable})")))
-                sock.sendall(_HEADER.pack(len(frame)) + frame)
-        except (OSError, struct.error, EOFError):  # the bot went away, mid-frame or not: nothing to answer
-            return 0
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
