@@ -1,7 +1,7 @@
 """The drawing process (bot/core/drawing): work handed to it runs in a child process, one after
 another, its answers each reaching the caller that asked; its exceptions are raised to the caller;
 a child that dies fails what was in flight and the next drawing starts another; ``close`` ends it,
-and a bot's process that dies takes its child with it."""
+and a bot's process that dies takes its child with it. LIUREN_DRAWING chooses it or the thread."""
 
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ import pytest
 from PIL import Image
 
 from bot.core import worker
+from bot.core.config import drawing_apart, read_config
 from bot.core.drawing import process as drawer
+from bot.core.host import make_bot
 from engine import cast_classical
 from texts.picture.draw import paint
 
@@ -147,3 +149,20 @@ async def test_pictures_go_to_the_process_where_there_is_a_core_for_it(monkeypat
     assert await worker.on_drawing_side(os.getpid) != os.getpid()
     monkeypatch.setattr(worker, "APART", False)
     assert await worker.on_drawing_side(os.getpid) == os.getpid()
+
+
+async def test_liuren_drawing_chooses_where_the_pictures_are_drawn(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    assert drawing_apart({}) is None and drawing_apart({"LIUREN_DRAWING": " "}) is None
+    assert drawing_apart({"LIUREN_DRAWING": "process"}) is True
+    assert drawing_apart({"LIUREN_DRAWING": " thread "}) is False
+    with pytest.raises(ValueError, match="LIUREN_DRAWING must be process or thread, not 'threads'"):
+        read_config({"LIUREN_DRAWING": "threads"})
+    monkeypatch.setattr(worker, "APART", worker.APART)  # restored after the test: it is process-wide
+    monkeypatch.setattr(worker, "MMAP_THRESHOLD", worker.MMAP_THRESHOLD)
+    make_bot(store_path=tmp_path / "bot.sqlite3", environ={"LIUREN_DRAWING": "thread"})
+    assert worker.APART is False and worker.MMAP_THRESHOLD == 2**20
+    make_bot(store_path=tmp_path / "bot.sqlite3", environ={"LIUREN_DRAWING": "process"})
+    assert worker.APART is True and worker.MMAP_THRESHOLD == 2**16
+    worker.draw_apart(None)
+    assert worker.APART is (len(os.sched_getaffinity(0)) >= 2)

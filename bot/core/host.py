@@ -32,6 +32,7 @@ from .logs import silence_voice_warnings
 from .sync import sync_if_changed, sync_state_path
 from .user_text import NO_PINGS
 from .words import Translator
+from .worker import draw_apart
 
 __all__ = ["EXTENSIONS", "LiurenBot", "host_of", "make_bot"]
 
@@ -75,6 +76,7 @@ class LiurenBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
         base = config if config is not None else read_config(os.environ)
         self.config = replace(base, delivery=delivery_config) if delivery_config is not None else base
+        draw_apart(self.config.drawing_apart)
         self._opened: Store | None = store  # set once the store is open; closed by close()
         if store is not None:
             self.store = store

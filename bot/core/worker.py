@@ -26,8 +26,8 @@ from typing import ParamSpec, TypeVar
 
 from bot.core.drawing import process as drawer
 
-__all__ = ["APART", "DRAWERS", "QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "off_loop", "on_drawing_side",
-           "on_drawing_thread", "pace_threads"]
+__all__ = ["APART", "DRAWERS", "QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "draw_apart", "off_loop",
+           "on_drawing_side", "on_drawing_thread", "pace_threads"]
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -71,6 +71,19 @@ if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, WORKERS + DRAWERS)  # an arena per thread: six threads held ~30 MB more than one
     _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
+
+
+def draw_apart(chosen: bool | None) -> None:
+    """Draw the pictures in the drawing process (True) or on the drawing thread (False), or as the
+    machine allows (None: the process where it has a second core); the allocator's thresholds follow.
+    The bot sets it once at start, from LIUREN_DRAWING (bot.core.config)."""
+    global APART, MMAP_THRESHOLD
+    APART = _cores() >= 2 if chosen is None else chosen
+    MMAP_THRESHOLD = 2**16 if APART else 2**20
+    if _LIBC is not None:
+        _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+        _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
+
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
 _DRAWING = ThreadPoolExecutor(max_workers=DRAWERS, thread_name_prefix="liuren-drawing")
 QUIET_S = 1.0  # trimmed after every drawing, the next one faulted its buffers back in page by page
