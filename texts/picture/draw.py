@@ -12,7 +12,8 @@ A caller posting it needs three things, which :func:`draw` returns together as a
 Discord's limit for an attachment's description) and :func:`filename` (an ASCII attachment name).
 Pillow and the painter are loaded by the first drawing, so a process that only looks pictures up
 (:func:`kept`, :func:`picture_key`) never loads them; call :func:`warm` once started, where the
-drawings run, so the first new picture does not pay for them and the fonts.
+drawings run, so the first new picture does not pay for them and the fonts. A process that draws
+for another calls :func:`paint` (drawn, not kept), and the other :func:`keep` with what came back.
 
 The picture is drawn at 2× its display size (``SCALE``) so it stays crisp on phones; its text is
 never below 14 px at display size. What repeats is cached: the rasterised texts many charts share
