@@ -110,6 +110,22 @@ async def test_a_child_that_dies_fails_the_work_in_flight_and_the_next_starts_an
     assert second != first and _alive(second)
 
 
+async def test_a_stuck_child_is_killed_and_the_next_drawing_starts_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(drawer, "STALL_S", 0.3)
+    first = await drawer.drawn(os.getpid)
+    # Slow work that keeps answering is not stuck, however long its queue takes...
+    assert await asyncio.gather(*(drawer.drawn(time.sleep, 0.05) for _ in range(12))) == [None] * 12
+    assert await drawer.drawn(os.getpid) == first
+    # ...work that answers nothing for STALL_S is: the child is killed, what it held fails.
+    began = time.monotonic()
+    stuck = [asyncio.ensure_future(drawer.drawn(time.sleep, 30.0)), asyncio.ensure_future(drawer.drawn(os.getpid))]
+    for each in stuck:
+        with pytest.raises(drawer.DrawerGone):
+            await each
+    assert time.monotonic() - began < 3.0 and not _alive(first)
+    assert await drawer.drawn(os.getpid) not in (first, None)
+
+
 async def test_close_ends_the_child_and_a_close_without_one_does_nothing() -> None:
     await drawer.close()
     child = await drawer.drawn(os.getpid)

@@ -7,7 +7,9 @@ the loop only the pickling of its chart and of the PNG coming back.
 
 The child is started by the first drawing (or by ``start``), one for each event loop, and lives
 until ``close``. If the bot's process dies, the child sees its socket close and ends too. Drawings
-in flight when the child dies fail with ``DrawerGone``, and the next drawing starts a new child.
+in flight when the child dies fail with ``DrawerGone``, and the next drawing starts a new child; a
+child that answers nothing for ``STALL_S`` while it has work is killed, so a stuck drawing holds up
+the pictures for seconds, not for good.
 Work crosses as a pickle over a socket pair: a module-level function and its arguments (frozen
 values), and its result or its exception comes back the same way (bot/core/drawing/child.py).
 """
@@ -36,6 +38,9 @@ _P = ParamSpec("_P")
 _T = TypeVar("_T")
 _ROOT = Path(__file__).resolve().parents[3]  # the tree this bot runs from: the child imports the same
 STOP_S = 2.0  # how long ``close`` waits for the child to end on its own before killing it
+# A child with work to do that answers nothing for this long is stuck, and killed (a drawing takes
+# milliseconds; the first, importing Pillow and the fonts, a fraction of a second).
+STALL_S = 10.0
 
 
 class DrawerGone(RuntimeError):
@@ -48,6 +53,11 @@ class _Child:
     writer: asyncio.StreamWriter
     waiting: collections.deque[asyncio.Future[Any]] = field(default_factory=collections.deque)
     listening: asyncio.Task[None] | None = None
+    answered_at: float = 0.0  # the loop's time of its last answer, or of its first work after none
+
+    def stuck(self, now: float) -> bool:
+        """Whether it has had work for STALL_S and answered none of it meanwhile."""
+        return bool(self.waiting) and now - self.answered_at >= STALL_S
 
 
 # The child serving each event loop, or its start in progress: a test's bot and the next test's each
@@ -68,12 +78,24 @@ async def drawn(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) 
     is raised here; ``DrawerGone`` when the process ended first."""
     frame = pickle.dumps((work, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
     child = await _child()
-    answer: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[_T] = loop.create_future()
+    if not child.waiting:
+        child.answered_at = loop.time()  # idle until now: the wait for an answer starts here
     child.waiting.append(answer)  # answers come back in the order asked
     child.writer.write(HEADER.pack(len(frame)) + frame)
-    with contextlib.suppress(ConnectionError):  # the child is gone: its listener fails the answer
-        await child.writer.drain()
-    return await answer
+    try:
+        with contextlib.suppress(ConnectionError):  # the child is gone: its listener fails the answer
+            await child.writer.drain()
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), STALL_S)
+            except TimeoutError:
+                if child.stuck(loop.time()):
+                    child.process.kill()  # its listener then fails every drawing it held, this one too
+    except asyncio.CancelledError:
+        answer.cancel()  # its answer, when it comes, is dropped
+        raise
 
 
 async def close() -> None:
@@ -129,6 +151,7 @@ async def _listen(child: _Child, reader: asyncio.StreamReader) -> None:
             (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
             done, value = pickle.loads(await reader.readexactly(size))
             answer = child.waiting.popleft()
+            child.answered_at = asyncio.get_running_loop().time()
             if not answer.done():  # its caller stopped waiting: the answer is dropped
                 answer.set_result(value) if done else answer.set_exception(value)
     except (asyncio.IncompleteReadError, ConnectionError):
