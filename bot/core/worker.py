@@ -60,7 +60,7 @@ WORKERS = max(1, min(4, _cores()))
 DRAWERS = 1  # the pictures' own thread: they take turns (see above)
 # A second core: the pictures drawn in a process of their own, beside the event loop rather than
 # taking turns with it for the interpreter lock (docs/performance.md, "The drawing process").
-APART = _cores() >= 2
+APART = os.name == "posix" and _cores() >= 2  # the child is handed its socket as a file descriptor
 _LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
 # A picture's 2 MB canvas mapped on its own and unmapped when freed: glibc would otherwise raise its
 # threshold past it and keep every canvas in an arena (the trim threshold as glibc's raising had it).
@@ -78,7 +78,7 @@ def draw_apart(chosen: bool | None) -> None:
     machine allows (None: the process where it has a second core); the allocator's thresholds follow.
     The bot sets it once at start, from LIUREN_DRAWING (bot.core.config)."""
     global APART, MMAP_THRESHOLD
-    APART = _cores() >= 2 if chosen is None else chosen
+    APART = (os.name == "posix" and _cores() >= 2) if chosen is None else chosen
     MMAP_THRESHOLD = 2**16 if APART else 2**20
     if _LIBC is not None:
         _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)

@@ -146,6 +146,7 @@ async def _spawn() -> _Child:
 
 async def _listen(child: _Child, reader: asyncio.StreamReader) -> None:
     """Hand each answer to the drawing that waits for it, until the child's end."""
+    ended = False
     try:
         while True:
             (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
@@ -155,13 +156,16 @@ async def _listen(child: _Child, reader: asyncio.StreamReader) -> None:
             if not answer.done():  # its caller stopped waiting: the answer is dropped
                 answer.set_result(value) if done else answer.set_exception(value)
     except (asyncio.IncompleteReadError, ConnectionError):
-        pass
+        ended = True
     finally:
         loop = asyncio.get_running_loop()
         if (starting := _CHILDREN.get(loop)) is not None and starting.done() and not starting.cancelled() \
                 and starting.exception() is None and starting.result() is child:
             del _CHILDREN[loop]  # the next drawing starts a new child
         status = child.process.poll()
+        if status is None and ended:  # its socket closed as it exits: its status follows at once (rare: waited here)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                status = child.process.wait(0.5)
         gone = DrawerGone(f"the drawing process ended (exit status {status})" if status is not None
                           else "the drawing process stopped answering")
         while child.waiting:
