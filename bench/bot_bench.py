@@ -26,21 +26,22 @@ slows both alike. Workloads (64 in flight by default):
   ``NEW_HOURS_BASE``: a new chart, reading, reply and picture each time, as a study group going
   through dates, a quiz or the site asks), the users cycled as in the others, the picture attached.
 
-Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median,
-p95 and mean over all rounds); for the workloads with a picture, also to the picture's arrival
-(ours sends a picture not drawn yet as an edit of its reply; the peer's comes with it, so its
-two figures are one); the bot's CPU per interaction (user + system time of its process,
-from /proc, over the round; the median of the rounds; and of it, the main thread's, which runs the
-event loop: the rest is worker threads, drawing pictures and writing the database). Beside them, to
-read a latency ratio by: the round's wall time per interaction (its inverse is the throughput at C
-in flight) and the stand-in host's CPU per interaction (the same work for both bots; the two bots'
-and the host's processes share the machine's cores, so where the host's CPU nears the wall time,
-the host, not the bot, is what paces the round). The machine's speed drifts between rounds, so
-each workload also prints its ratios round by round, ours against the peer that ran beside it in
-that round, as median (min–max).
-Then memory: ``--memory N`` distinct casts with pictures (each a new chart moment and picture;
-from 8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of
-each bot at start, before them and after them. Ratios are ours/peer.
+Figures: latency from INTERACTION_CREATE sent to the callback received, at the stand-in (median, p95
+and mean over all rounds); for the workloads with a picture, also to the picture's arrival (ours
+sends a picture not drawn yet as an edit of its reply; the peer's comes with it, so its two figures
+are one); the bot's CPU per interaction (user + system time of its process, from /proc, over the
+round, with the processes it started: ours' drawing process; the median of the rounds; and of it,
+the main thread's, which runs the event loop: the rest is worker threads, drawing pictures and
+writing the database). Beside them, to read a latency ratio by: the round's wall time per
+interaction (its inverse is the throughput at C in flight) and the stand-in host's CPU per
+interaction (the same work for both bots; the two bots' and the host's processes share the machine's
+cores, so where the host's CPU nears the wall time, the host, not the bot, is what paces the round).
+The machine's speed drifts between rounds, so each workload also prints its ratios round by round,
+ours against the peer that ran beside it in that round, as median (min–max).
+Then memory: ``--memory N`` distinct casts with pictures (each a new chart moment and picture; from
+8,640 on, the chart cache full: bench/bot_memory.py says how) and the resident set (VmRSS) of each
+bot, with the processes it started (ours' drawing process), at start, before them and after them.
+Ratios are ours/peer.
 Then start-up: ``--startup N`` starts of each bot, alternated, timed from the process's start to its
 IDENTIFY at the stand-in (READY is sent back at once): ours on the bench's database, migrated by then,
 its modules compiled and its data's parses kept first, as an install has them (``as_installed``).
@@ -57,6 +58,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import ctypes
 import ctypes.util
 import json
@@ -284,11 +286,26 @@ class Host:
         self.process.wait(STOP_TIMEOUT_S)
 
 
+def family(pid: int) -> list[int]:
+    """``pid`` and the processes it started, theirs too (ours' drawing process: its CPU and memory
+    are the bot's), as /proc lists them now."""
+    found = [pid]
+    for parent in found:
+        for children in Path(f"/proc/{parent}/task").glob("*/children"):
+            with contextlib.suppress(OSError):  # a thread or process gone meanwhile
+                found += [int(child) for child in children.read_text().split()]
+    return found
+
+
 def cpu_s(pid: int, *, loop_only: bool = False) -> float:
-    """User + system CPU seconds of process ``pid`` (from /proc), or with ``loop_only`` of its main thread."""
-    stat = Path(f"/proc/{pid}/task/{pid}/stat" if loop_only else f"/proc/{pid}/stat")
-    fields = stat.read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    """User + system CPU seconds of process ``pid`` and those it started (from /proc), or with
+    ``loop_only`` of its main thread."""
+    total = 0
+    for stat in [Path(f"/proc/{pid}/task/{pid}/stat")] if loop_only else \
+            [Path(f"/proc/{each}/stat") for each in family(pid)]:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
 
 
 @dataclass
@@ -314,11 +331,18 @@ class Bot:
         running the event loop; the rest is worker threads: drawing, the database)."""
         return cpu_s(self.process.pid, loop_only=loop_only)
 
-    def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        raise RuntimeError(f"no VmRSS for {self.label}")
+    def rss_mb(self, *, own: bool = False) -> float:
+        """The resident set (VmRSS) of the process and those it started, or with ``own`` of the
+        process alone."""
+        total = 0.0
+        for pid in [self.process.pid] if own else family(self.process.pid):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+                    break
+            else:
+                raise RuntimeError(f"no VmRSS for {self.label} ({pid})")
+        return total
 
     def stop(self) -> None:
         self.process.terminate()
@@ -522,7 +546,8 @@ def main(argv: list[str] | None = None) -> int:
             print(row("RSS at start (connected, warmed up)", at_start["ours"], at_start["peer"], "MB"))
             print(row("RSS before the memory casts", before["ours"], before["peer"], "MB"))
             print(row("RSS after them", ours.rss_mb(), peer.rss_mb(), "MB"))
-            kinds = {bot.label: resident(bot.process.pid) for bot in bots}
+            kinds = {bot.label: {**resident(bot.process.pid),  # the bot's own process, by kind, then its children
+                                 "processes it started": bot.rss_mb() - bot.rss_mb(own=True)} for bot in bots}
             for kind in kinds["ours"]:
                 print(row(f"  of it: {kind}", kinds["ours"][kind], kinds["peer"][kind], "MB"))
             print(f"  {'deferred, then edited / never answered':<34} {ours.deferred['memory']:5d} / "

@@ -24,7 +24,7 @@ from bot.core.errors import ReplyError
 from bot.core.options import bounded
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
-from bot.core.worker import on_drawing_thread
+from bot.core.worker import on_drawing_side
 from bot.store import Call, CaseNote
 from texts.picture.draw import warm
 
@@ -73,9 +73,10 @@ class Casebook(commands.Cog):
 
     async def _warm(self) -> None:
         """Once the gateway is READY, Pillow, the painter and the fonts loaded where the pictures
-        are drawn, so the first new 時 does not pay for them (~40 ms); READY does not wait."""
+        are drawn (the drawing process started, where there is one), so the first new 時 does not
+        pay for them (~40 ms); READY does not wait."""
         await self.bot.wait_until_ready()
-        await on_drawing_thread(warm)
+        await on_drawing_side(warm)
 
     async def _lang(self, interaction: discord.Interaction[Any]) -> Lang:
         return (await resolve(self.bot, interaction)).lang

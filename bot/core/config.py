@@ -1,6 +1,6 @@
 """The environment, read once at start: where Discord is, the bot's default zone, a dev guild,
-shards, the study site's address, how long to wait for servers at start, and how the daily-post
-service paces itself. A setting that cannot be used is a ``ValueError`` naming the variable."""
+shards, the study site's address, how long to wait for servers at start, where pictures are drawn,
+and how the daily-post service paces itself. A setting that cannot be used is a ``ValueError`` naming the variable."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from texts.when import default_zone
 
 from .zones import parse_zone
 
-__all__ = ["Config", "DeliveryConfig", "configure_endpoints", "delivery_settings", "guild_ready_timeout",
-           "parse_shard_ids", "read_config", "shard_settings", "site_url"]
+__all__ = ["Config", "DeliveryConfig", "configure_endpoints", "delivery_settings", "drawing_apart",
+           "guild_ready_timeout", "parse_shard_ids", "read_config", "shard_settings", "site_url"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,9 @@ class Config:
     # LIUREN_GUILD_READY_TIMEOUT: seconds to wait for the next server's data after the gateway's READY
     # before the bot counts as ready (discord.py's guild_ready_timeout; None: its default, 2 s)
     guild_ready_timeout: float | None = None
+    # LIUREN_DRAWING: pictures drawn in a process of their own (True) or on a thread of the bot's
+    # (False); None: the process where the machine has a second core (bot.core.worker.APART)
+    drawing_apart: bool | None = None
 
 
 def read_config(env: Mapping[str, str]) -> Config:
@@ -68,7 +71,21 @@ def read_config(env: Mapping[str, str]) -> Config:
     if guild and not guild.isdigit():
         raise ValueError(f"DISCORD_GUILD_ID must be a server id (digits), not {guild!r}")
     return Config(zone, int(guild) if guild else None, shard_settings(env), delivery_settings(env), site_url(env),
-                  guild_ready_timeout(env))
+                  guild_ready_timeout(env), drawing_apart(env))
+
+
+def drawing_apart(env: Mapping[str, str]) -> bool | None:
+    """LIUREN_DRAWING: ``process`` (True), ``thread`` (False), or not set (None: by the machine).
+
+    In a process of their own, pictures are drawn on another core beside the event loop, for ~40
+    MB of memory more (docs/performance.md, "The drawing process"); on a thread, they take turns
+    with the replies for the interpreter lock."""
+    value = env.get("LIUREN_DRAWING", "").strip()
+    if not value:
+        return None
+    if value not in ("process", "thread"):
+        raise ValueError(f"LIUREN_DRAWING must be process or thread, not {value!r}")
+    return value == "process"
 
 
 def guild_ready_timeout(env: Mapping[str, str]) -> float | None:

@@ -4,8 +4,8 @@
 local stand-in through ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``). ``setup_hook`` opens
 the store (unless it was opened before), loads the feature extensions — each registers its own
 buttons and starts its own service in ``cog_load`` — and syncs the command tree only when its
-payload changed. ``close`` unloads the extensions (their services stop), disconnects, then
-closes the store. The host knows no feature: it loads them by name.
+payload changed. ``close`` unloads the extensions (their services stop), disconnects, ends the
+drawing process (bot.core.drawing), then closes the store. The host knows no feature: it loads them by name.
 """
 
 from __future__ import annotations
@@ -25,12 +25,14 @@ from bot.store import Location, Shards, Store, default_location, held, open_stor
 
 from .ack import release
 from .config import Config, DeliveryConfig, configure_endpoints, read_config
+from .drawing import process as drawer
 from .errors import LiurenTree
 from .identify import IdentifyPacer
 from .logs import silence_voice_warnings
 from .sync import sync_if_changed, sync_state_path
 from .user_text import NO_PINGS
 from .words import Translator
+from .worker import draw_apart
 
 __all__ = ["EXTENSIONS", "LiurenBot", "host_of", "make_bot"]
 
@@ -74,6 +76,7 @@ class LiurenBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, **client_kwargs)
         base = config if config is not None else read_config(os.environ)
         self.config = replace(base, delivery=delivery_config) if delivery_config is not None else base
+        draw_apart(self.config.drawing_apart)
         self._opened: Store | None = store  # set once the store is open; closed by close()
         if store is not None:
             self.store = store
@@ -132,8 +135,9 @@ class LiurenBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Unload the features (their services stop claiming and let work in flight finish),
-        disconnect, then close the store."""
+        disconnect, then end the drawing process and close the store."""
         await super().close()  # discord.py's Bot.close unloads every extension before disconnecting
+        await drawer.close()
         if self._opened is not None:
             await self._opened.close()
 

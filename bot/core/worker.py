@@ -1,5 +1,7 @@
 """The bot's CPU work off the event loop: a small pool of worker threads, one per core (exports,
-tallies, places, quotes), and one drawing thread the pictures and daily posts take turns on.
+tallies, places, quotes), one drawing thread the daily posts take turns on, and for the pictures of
+/cast and /case, the drawing process (bot.core.drawing) when the machine has a core for it, else the
+drawing thread.
 
 A picture holds the interpreter lock for most of its drawing (its layout and painting; only the
 compression lets go), so a second drawing thread would add little and take the lock from the event
@@ -22,7 +24,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-__all__ = ["DRAWERS", "QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "off_loop", "on_drawing_thread", "pace_threads"]
+from bot.core.drawing import process as drawer
+
+__all__ = ["APART", "DRAWERS", "QUIET_S", "SWITCH_INTERVAL_S", "WORKERS", "draw_apart", "off_loop",
+           "on_drawing_side", "on_drawing_thread", "pace_threads"]
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -53,14 +58,32 @@ def _glibc() -> ctypes.CDLL | None:
 
 WORKERS = max(1, min(4, _cores()))
 DRAWERS = 1  # the pictures' own thread: they take turns (see above)
+# A second core: the pictures drawn in a process of their own, beside the event loop rather than
+# taking turns with it for the interpreter lock (docs/performance.md, "The drawing process").
+APART = os.name == "posix" and _cores() >= 2  # the child is handed its socket as a file descriptor
 _LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
 # A picture's 2 MB canvas mapped on its own and unmapped when freed: glibc would otherwise raise its
 # threshold past it and keep every canvas in an arena (the trim threshold as glibc's raising had it).
-MMAP_THRESHOLD = 2**20
+# With the drawing process, the blocks this process sees largest are the PNGs (~90 KB) arriving from
+# it, each copied on the way to its upload: mapped on their own too, they no longer scatter the heap.
+MMAP_THRESHOLD = 2**16 if APART else 2**20
 if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, WORKERS + DRAWERS)  # an arena per thread: six threads held ~30 MB more than one
     _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
+
+
+def draw_apart(chosen: bool | None) -> None:
+    """Draw the pictures in the drawing process (True) or on the drawing thread (False), or as the
+    machine allows (None: the process where it has a second core); the allocator's thresholds follow.
+    The bot sets it once at start, from LIUREN_DRAWING (bot.core.config)."""
+    global APART, MMAP_THRESHOLD
+    APART = (os.name == "posix" and _cores() >= 2) if chosen is None else chosen
+    MMAP_THRESHOLD = 2**16 if APART else 2**20
+    if _LIBC is not None:
+        _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+        _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
+
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
 _DRAWING = ThreadPoolExecutor(max_workers=DRAWERS, thread_name_prefix="liuren-drawing")
 QUIET_S = 1.0  # trimmed after every drawing, the next one faulted its buffers back in page by page
@@ -112,15 +135,35 @@ async def on_drawing_thread(work: Callable[_P, _T], /, *args: _P.args, **kwargs:
     return await _run(_DRAWING, functools.partial(work, *args, **kwargs))
 
 
+async def on_drawing_side(work: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """A picture's drawing: in the drawing process when ``APART`` (``work`` a module-level function,
+    its arguments and result picklable), else on the drawing thread; one after another either way."""
+    if not APART:
+        return await on_drawing_thread(work, *args, **kwargs)
+    # Counted in flight as the pool's work is: its PNG arrives here, on the main heap, and what the
+    # arrivals freed goes back to the system once the drawings have been idle QUIET_S.
+    loop = _begun()
+    try:
+        return await drawer.drawn(work, *args, **kwargs)
+    finally:
+        _finished(loop)
+
+
 async def _run(pool: ThreadPoolExecutor, work: Callable[[], _T]) -> _T:
+    running = pool.submit(work)  # the pool shut down: raises, nothing counted
+    loop = _begun()
+    running.add_done_callback(lambda _: _tell(loop))
+    return await asyncio.wrap_future(running, loop=loop)
+
+
+def _begun() -> asyncio.AbstractEventLoop:
+    """Count one more piece of work in flight on the running loop (no trim beside it)."""
     loop = asyncio.get_running_loop()
     if (quiet := _quiet[0]) is not None:
         quiet.cancel()
         _quiet[0] = None
-    running = pool.submit(work)  # the pool shut down: raises, nothing counted
     _pending[loop] = _pending.get(loop, 0) + 1
-    running.add_done_callback(lambda _: _tell(loop))
-    return await asyncio.wrap_future(running, loop=loop)
+    return loop
 
 
 def pace_threads() -> None:

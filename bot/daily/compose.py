@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -15,10 +15,11 @@ from bot.reply.chart import chart_embeds
 from bot.reply.limits import group_messages
 from bot.reply.send import picture_file
 from bot.reply.site import SiteLink, link_view, site_link
+from engine import Chart
 from engine.school import DEFAULT_SCHOOL, School
 from texts.picture.draw import Picture, draw
 
-__all__ = ["Post", "compose", "without_picture"]
+__all__ = ["Post", "compose", "with_picture", "without_picture"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,7 @@ class Post:
 
     content: str
     messages: tuple[tuple[discord.Embed, ...], ...]
+    chart: Chart
     picture: Picture | None = None
     link: SiteLink | None = None  # the chart's page, when LIUREN_SITE_URL is set
 
@@ -52,10 +54,15 @@ def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, schoo
     lang = language_of(locale)
     header = text("daily.post_header", lang, date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone.key)
     messages = group_messages(chart_embeds(chart, locale=locale))
-    picture = draw(chart, theme="dark", lang=lang) if image else None
-    if picture is not None:
-        messages[0][0].set_image(url=f"attachment://{picture.filename}")
-    return Post(header, tuple(tuple(group) for group in messages), picture, site_link(chart, lang, site))
+    post = Post(header, tuple(tuple(group) for group in messages), chart, None, site_link(chart, lang, site))
+    return with_picture(post, draw(chart, theme="dark", lang=lang)) if image else post
+
+
+def with_picture(post: Post, picture: Picture) -> Post:
+    """``post`` uploading ``picture`` (its chart's, drawn elsewhere: ``compose(image=False)`` then
+    the drawing) and showing it in its first embed."""
+    post.messages[0][0].set_image(url=f"attachment://{picture.filename}")
+    return replace(post, picture=picture)
 
 
 def without_picture(embeds: tuple[discord.Embed, ...]) -> tuple[discord.Embed, ...]:

@@ -26,11 +26,13 @@ from typing import Literal
 import discord
 
 from bot.core.config import DeliveryConfig
-from bot.core.worker import on_drawing_thread
+from bot.core.words import language_of
+from bot.core.worker import off_loop, on_drawing_side
 from bot.core.zones import zone_data_version
 from bot.store import Claimed, Shards, Store, epoch
+from texts.picture.draw import keep, paint
 
-from .compose import Post, compose, without_picture
+from .compose import Post, compose, with_picture, without_picture
 from .failures import Pace, describe, is_gone, is_transient, may_have_arrived
 from .notice import ShardWatch, tell_setter
 from .publish import publish
@@ -248,7 +250,13 @@ class Delivery:
         options = await self.store.guild_options(plan.guild_id)  # the one settings read per post
         locale = options.language or plan.locale
         image = options.image is not False and self.can_attach(plan)
-        return await on_drawing_thread(compose, at, plan.zone, locale, image, options.chosen_school, self.site_url)
+        post = await off_loop(compose, at, plan.zone, locale, False, options.chosen_school, self.site_url)
+        if not image:
+            return post
+        # Drawn where /cast's pictures are (the drawing process, where there is one) and kept there.
+        lang = language_of(locale)
+        painted = await on_drawing_side(paint, post.chart, theme="dark", lang=lang)
+        return with_picture(post, keep(post.chart, painted, theme="dark", lang=lang))
 
     def can_attach(self, plan: Plan) -> bool:
         """Whether the bot may upload the picture to the channel (as far as the gateway has told it)."""

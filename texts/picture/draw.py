@@ -12,7 +12,8 @@ A caller posting it needs three things, which :func:`draw` returns together as a
 Discord's limit for an attachment's description) and :func:`filename` (an ASCII attachment name).
 Pillow and the painter are loaded by the first drawing, so a process that only looks pictures up
 (:func:`kept`, :func:`picture_key`) never loads them; call :func:`warm` once started, where the
-drawings run, so the first new picture does not pay for them and the fonts.
+drawings run, so the first new picture does not pay for them and the fonts. A process that draws
+for another calls :func:`paint` (drawn, not kept), and the other :func:`keep` with what came back.
 
 The picture is drawn at 2× its display size (``SCALE``) so it stays crisp on phones; its text is
 never below 14 px at display size. What repeats is cached: the rasterised texts many charts share
@@ -37,8 +38,8 @@ from texts.picture.alt import ALT_MAX, alt_text
 from texts.picture.shapes import THEMES_ALL, Theme, term
 from texts.words import LANGS, Lang, text
 
-__all__ = ["Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "kept", "of_the_hour",
-           "picture_key", "render_png", "warm"]
+__all__ = ["Picture", "Theme", "alt_text", "clear_cache", "draw", "filename", "hour_key", "keep", "kept",
+           "of_the_hour", "paint", "picture_key", "render_png", "warm"]
 
 CACHE_SIZE = 8  # finished pictures kept (≈ 110 KB each: the last 8 時 drawn, each shared by its casts)
 # The pictures of the last 時 drawn, by (hour_key, theme, lang, known, highlight): each its PNG and,
@@ -164,7 +165,8 @@ class Picture:
 
 def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
          highlight: frozenset[General] = frozenset()) -> Picture:
-    """The chart's picture with its description and attachment name (see :func:`render_png`).
+    """The chart's picture with its description and attachment name (see :func:`render_png`), kept
+    for the next cast of its 時 (:func:`kept`).
 
         >>> from engine import cast_classical
         >>> found = draw(cast_classical("甲子", "亥", "午"), lang="en")
@@ -173,16 +175,36 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
     """
     key = picture_key(chart, theme, lang, known, highlight)
     found = _found(key)
-    png, alt = found if found is not None else (b"", None)
-    if alt is None:
-        hour = of_the_hour(chart)  # one chart for the layout and the alt text: its facts and 課体 worked out once
-        if found is None:
-            png, alt = _finished(key, hour, theme, lang, known, highlight)
-        if alt is None:
-            alt = _alt(hour, lang, known, highlight)
-            with _LOCK:
-                _CACHE.put(key, (png, alt))
-    return Picture(png, alt, filename(chart))
+    if found is not None and found[1] is not None:
+        return Picture(found[0], found[1], filename(chart))
+    hour = of_the_hour(chart)  # one chart for the layout and the alt text: its facts and 課体 worked out once
+    png = found[0] if found is not None else _painted(hour, theme, lang, known, highlight)
+    return _kept(key, png, _alt(hour, lang, known, highlight), chart)
+
+
+def paint(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
+          highlight: frozenset[General] = frozenset()) -> Picture:
+    """``draw``'s picture drawn now and not kept (a drawing process hands it back to the process
+    that keeps it: :func:`keep`). Raises ``ValueError`` for an unknown theme or language."""
+    picture_key(chart, theme, lang, known, highlight)  # its checks
+    hour = of_the_hour(chart)
+    return Picture(_painted(hour, theme, lang, known, highlight), _alt(hour, lang, known, highlight),
+                   filename(chart))
+
+
+def keep(chart: Chart, picture: Picture, *, theme: Theme = "dark", lang: Lang = "ja",
+         known: Facts | None = None, highlight: frozenset[General] = frozenset()) -> Picture:
+    """``picture`` (``paint``'s for these options) kept for the casts of ``chart``'s 時, as ``draw``
+    keeps its own; when one was kept meanwhile, that one (the 時's casts share one PNG)."""
+    return _kept(picture_key(chart, theme, lang, known, highlight), picture.png, picture.alt, chart)
+
+
+def _kept(key: tuple[object, ...], png: bytes, alt: str, chart: Chart) -> Picture:
+    with _LOCK:
+        found = _CACHE.get(key)
+        if found is None or found[1] is None:
+            found = _CACHE.put(key, (png, alt))
+    return Picture(found[0], found[1] or alt, filename(chart))
 
 
 def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
