@@ -73,7 +73,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -286,6 +286,9 @@ class Host:
         self.process.wait(STOP_TIMEOUT_S)
 
 
+Part = Literal["all", "loop", "children"]  # what of a bot cpu_s counts
+
+
 def family(pid: int) -> list[int]:
     """``pid`` and the processes it started, theirs too (ours' drawing process: its CPU and memory
     are the bot's), as /proc lists them now."""
@@ -297,14 +300,17 @@ def family(pid: int) -> list[int]:
     return found
 
 
-def cpu_s(pid: int, *, loop_only: bool = False) -> float:
-    """User + system CPU seconds of process ``pid`` and those it started (from /proc), or with
-    ``loop_only`` of its main thread."""
+def cpu_s(pid: int, part: Part = "all") -> float:
+    """User + system CPU seconds (from /proc) of process ``pid`` with those it started (``all``), of
+    its main thread alone (``loop``), or of those it started alone (``children``)."""
+    stats = {"all": [Path(f"/proc/{each}/stat") for each in family(pid)],
+             "loop": [Path(f"/proc/{pid}/task/{pid}/stat")],
+             "children": [Path(f"/proc/{each}/stat") for each in family(pid)[1:]]}[part]
     total = 0
-    for stat in [Path(f"/proc/{pid}/task/{pid}/stat")] if loop_only else \
-            [Path(f"/proc/{each}/stat") for each in family(pid)]:
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
+    for stat in stats:
+        with contextlib.suppress(FileNotFoundError):  # a child gone meanwhile: its time is lost with it
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
     return total / TICK
 
 
@@ -320,16 +326,18 @@ class Bot:
     pictured: dict[str, list[float]] = field(default_factory=dict)  # latencies until the picture arrived
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)
     loop_ms: dict[str, list[float]] = field(default_factory=dict)  # … of it on the main (event loop's) thread
+    child_ms: dict[str, list[float]] = field(default_factory=dict)  # … of it in the processes it started
     wall_ms: dict[str, list[float]] = field(default_factory=dict)  # the round's wall time per interaction
     host_ms: dict[str, list[float]] = field(default_factory=dict)  # … and the stand-in host's CPU per interaction
     deferred: dict[str, int] = field(default_factory=dict)  # answered by a deferral, then an edit
     expired: dict[str, int] = field(default_factory=dict)  # deferred and never answered
     sent: int = 0
 
-    def cpu_s(self, *, loop_only: bool = False) -> float:
-        """User + system CPU seconds of the process, or with ``loop_only`` of its main thread (the one
-        running the event loop; the rest is worker threads: drawing, the database)."""
-        return cpu_s(self.process.pid, loop_only=loop_only)
+    def cpu_s(self, part: Part = "all") -> float:
+        """User + system CPU seconds of the process with those it started, or of its main thread (the
+        one running the event loop; the rest is worker threads and the drawing process), or of the
+        processes it started (``cpu_s``)."""
+        return cpu_s(self.process.pid, part)
 
     def rss_mb(self, *, own: bool = False) -> float:
         """The resident set (VmRSS) of the process and those it started, or with ``own`` of the
@@ -403,13 +411,15 @@ def startup_ms(host: Host, label: str, argv: list[str], env: Mapping[str, str], 
 
 
 def run_round(host: Host, bot: Bot, workload: str, count: int, concurrency: int, start_at: int) -> None:
-    before, loop_before, host_before = bot.cpu_s(), bot.cpu_s(loop_only=True), cpu_s(host.process.pid)
+    before, loop_before, child_before = bot.cpu_s(), bot.cpu_s("loop"), bot.cpu_s("children")
+    host_before = cpu_s(host.process.pid)
     started = time.perf_counter()
     ran = host.ask(op="run", who=bot.label, workload=workload, start=start_at, count=count, concurrency=concurrency)
     bot.wall_ms.setdefault(workload, []).append((time.perf_counter() - started) / count * 1000)
     bot.host_ms.setdefault(workload, []).append((cpu_s(host.process.pid) - host_before) / count * 1000)
     bot.cpu_ms.setdefault(workload, []).append((bot.cpu_s() - before) / count * 1000)
-    bot.loop_ms.setdefault(workload, []).append((bot.cpu_s(loop_only=True) - loop_before) / count * 1000)
+    bot.loop_ms.setdefault(workload, []).append((bot.cpu_s("loop") - loop_before) / count * 1000)
+    bot.child_ms.setdefault(workload, []).append((bot.cpu_s("children") - child_before) / count * 1000)
     answered = [x for x in ran["latencies"] if x == x]  # not the expired (NaN)
     bot.latencies.setdefault(workload, []).extend(answered)
     bot.pictured.setdefault(workload, []).extend(x for x in ran["pictures"] if x == x)
@@ -521,6 +531,8 @@ def main(argv: list[str] | None = None) -> int:
                       statistics.median(peer.cpu_ms[workload]), "ms"))
             print(row("  of it on the event loop's thread", statistics.median(ours.loop_ms[workload]),
                       statistics.median(peer.loop_ms[workload]), "ms"))
+            print(row("  of it in the processes it started", statistics.median(ours.child_ms[workload]),
+                      statistics.median(peer.child_ms[workload]), "ms"))
             print(row("wall time per interaction", statistics.median(ours.wall_ms[workload]),
                       statistics.median(peer.wall_ms[workload]), "ms"))
             print(row("stand-in host CPU per interaction", statistics.median(ours.host_ms[workload]),
