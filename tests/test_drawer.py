@@ -88,6 +88,15 @@ async def test_a_child_that_has_drawn_nothing_is_a_bare_interpreter() -> None:
     assert "_asyncio" not in maps and "_ssl" not in maps
 
 
+async def test_a_result_this_process_cannot_load_is_told_to_its_caller_alone() -> None:
+    child = await drawer.drawn(os.getpid)
+    # The child answers with an instance of a class it made up: the pickle names a class only it has.
+    with pytest.raises((AttributeError, ModuleNotFoundError)):
+        await drawer.drawn(exec, "import pickle, sys; sys.modules['__main__'].Made = type('Made', (), {})")
+        await drawer.drawn(eval, "__import__('sys').modules['__main__'].Made()")
+    assert await drawer.drawn(divmod, 9, 4) == (2, 1) and await drawer.drawn(os.getpid) == child
+
+
 async def test_a_caller_that_stops_waiting_leaves_the_others_their_answers() -> None:
     asked = [asyncio.ensure_future(drawer.drawn(pow, n, 3)) for n in range(20)]
     await asyncio.sleep(0)

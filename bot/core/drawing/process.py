@@ -138,7 +138,12 @@ async def _spawn() -> _Child:
         process = subprocess.Popen([sys.executable, "-m", "bot.core.drawing.child", str(theirs.fileno())],
                                    pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL,
                                    start_new_session=True)
-    reader, writer = await asyncio.open_unix_connection(sock=ours)
+    try:
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+    except BaseException:
+        process.kill()  # nothing could reach it
+        process.wait()
+        raise
     child = _Child(process, writer)
     child.listening = asyncio.ensure_future(_listen(child, reader))
     return child
@@ -150,9 +155,13 @@ async def _listen(child: _Child, reader: asyncio.StreamReader) -> None:
     try:
         while True:
             (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
-            done, value = pickle.loads(await reader.readexactly(size))
+            body = await reader.readexactly(size)
             answer = child.waiting.popleft()
             child.answered_at = asyncio.get_running_loop().time()
+            try:
+                done, value = pickle.loads(body)
+            except Exception as unreadable:  # a result this process cannot load: its caller is told
+                done, value = False, unreadable
             if not answer.done():  # its caller stopped waiting: the answer is dropped
                 answer.set_result(value) if done else answer.set_exception(value)
     except (asyncio.IncompleteReadError, ConnectionError):
