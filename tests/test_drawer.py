@@ -154,15 +154,14 @@ def test_the_child_ends_with_the_bot_process_that_started_it() -> None:
             time.sleep(60)
         asyncio.run(main())
     """)
-    bot = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)})
-    try:
-        assert bot.stdout is not None
-        child = int(bot.stdout.readline())
-        assert _alive(child)
-    finally:
-        bot.kill()
-        bot.wait()
+    with subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}) as bot:
+        try:
+            assert bot.stdout is not None
+            child = int(bot.stdout.readline())
+            assert _alive(child)
+        finally:
+            bot.kill()
     deadline = time.monotonic() + 5.0
     while _alive(child) and time.monotonic() < deadline:
         time.sleep(0.02)
