@@ -4,14 +4,9 @@ for a question that named no matter, say) is read from them, so the two cannot d
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 from bot.core.words import TEXTS
 from texts.words import LANGS, words
-
-ROOT = Path(__file__).resolve().parent.parent
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 LITERAL_MIN = 8  # characters a texts' word says besides its placeholders, in every language, to be compared
@@ -43,11 +38,3 @@ def test_the_bots_words_are_all_in_its_own_file() -> None:
         assert {k: by_lang[lang] for k, by_lang in TEXTS.items()} == {
             k.removeprefix("bot."): v for k, v in words()[lang].items() if k.startswith("bot.")}
 
-
-def test_the_start_reads_no_language_whole() -> None:
-    """What a start imports (the process, its features) reads the bot's own file of words in the four
-    languages, not the other files: those are read with the first reply in a language."""
-    code = ("import importlib, bot.__main__; from bot.core.host import EXTENSIONS; from texts import words; "
-            "[importlib.import_module(name) for name in EXTENSIONS]; print(sorted(words._LOADED))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert done.stdout.split("\n")[-2] == "['english.names']"  # the glosses of the command menus' names

@@ -28,8 +28,10 @@ MAX_LINES = 400
 # Imports inside a function, each for an optional dependency or one loaded at first use (never to
 # dodge a circle: the circle check counts them too): the PostgreSQL driver needs psycopg, the
 # [postgres] extra; the sealing cipher's bindings (cryptography) load with the first
-# seal or unseal, or once the bot is READY, not before READY.
-OPTIONAL_IMPORTS = {("bot/store/__init__.py", "open_store"), ("bot/store/sealing.py", "_aesgcm")}
+# seal or unseal, or once the bot is READY, not before READY; /verify's checker with the first
+# /verify, not before READY.
+OPTIONAL_IMPORTS = {("bot/store/__init__.py", "open_store"), ("bot/store/sealing.py", "_aesgcm"),
+                    ("bot/verify/cog.py", "verify")}
 
 
 @functools.cache
