@@ -29,9 +29,9 @@ MAX_LINES = 400
 # dodge a circle: the circle check counts them too): the PostgreSQL driver needs psycopg, the
 # [postgres] extra; the sealing cipher's bindings (cryptography) load with the first
 # seal or unseal, or once the bot is READY, not before READY; /verify's checker with the first
-# /verify, not before READY.
+# /verify, and /case export's writers with the first export, not before READY.
 OPTIONAL_IMPORTS = {("bot/store/__init__.py", "open_store"), ("bot/store/sealing.py", "_aesgcm"),
-                    ("bot/verify/cog.py", "verify")}
+                    ("bot/verify/cog.py", "verify"), ("bot/casebook/cog.py", "export")}
 
 
 @functools.cache

@@ -21,7 +21,7 @@ for name in EXTENSIONS:
 print(json.dumps({"words": sorted(words._LOADED), "modules": sorted(sys.modules)}))
 """
 # Loaded with the first use of their feature, not at start.
-AT_FIRST_USE = ("texts.corpus.verify", "texts.corpus.verdicts", "difflib")
+AT_FIRST_USE = ("texts.corpus.verify", "texts.corpus.verdicts", "difflib", "bot.casebook.export", "csv", "zipfile")
 
 
 def started() -> dict[str, Any]:
