@@ -21,7 +21,8 @@ for name in EXTENSIONS:
 print(json.dumps({"words": sorted(words._LOADED), "modules": sorted(sys.modules)}))
 """
 # Loaded with the first use of their feature, not at start.
-AT_FIRST_USE = ("texts.corpus.verify", "texts.corpus.verdicts", "difflib", "bot.casebook.export", "csv", "zipfile")
+AT_FIRST_USE = ("texts.corpus.verify", "texts.corpus.verdicts", "difflib", "bot.casebook.export", "csv", "zipfile",
+                "texts.quiz.values", "texts.quiz.questions", "texts.quiz.sentences")
 
 
 def started() -> dict[str, Any]:
