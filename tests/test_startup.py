@@ -21,8 +21,12 @@ for name in EXTENSIONS:
 print(json.dumps({"words": sorted(words._LOADED), "modules": sorted(sys.modules)}))
 """
 # Loaded with the first use of their feature, not at start.
-AT_FIRST_USE = ("texts.corpus.verify", "texts.corpus.verdicts", "difflib", "bot.casebook.export", "csv", "zipfile",
-                "texts.quiz.values", "texts.quiz.questions", "texts.quiz.sentences")
+AT_FIRST_USE = (
+    "texts.corpus.verify", "texts.corpus.verdicts", "difflib",  # /verify
+    "bot.casebook.export", "csv", "zipfile", "bot.casebook.tally",  # /case export, /case record
+    "texts.quiz.values", "texts.quiz.questions", "texts.quiz.sentences",  # a quiz's questions
+    "platformdirs",  # the user's folders, when LIUREN_DB names no file
+)
 
 
 def started() -> dict[str, Any]:

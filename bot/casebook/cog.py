@@ -28,7 +28,6 @@ from texts.picture.draw import warm
 
 from . import calls as calling
 from .present import Scope, history_embed, history_page, load_case
-from .tally import record as call_record
 from .views import DYNAMIC_ITEMS, history_view, send_case, submit_note, write_note
 
 if TYPE_CHECKING:
@@ -187,6 +186,8 @@ class Casebook(commands.Cog):
     @app_commands.choices(scope=SCOPE_CHOICES)
     async def record(self, interaction: discord.Interaction[Any], member: discord.User | None = None,
                      scope: str = "mine") -> None:
+        from .tally import record as call_record  # the record's tallies load with the first /case record
+
         lang = await self._lang(interaction)
         embed = await call_record(self.bot, interaction, None if member is None else member.id, scope == "server", lang)
         await ack.send(interaction, embed=embed, ephemeral=True)
