@@ -45,3 +45,12 @@ def test_the_start_leaves_what_a_feature_loads_at_first_use() -> None:
     modules = set(started()["modules"])
     assert "bot.verify.cog" in modules and "texts.matters.recognise" in modules  # the start itself ran
     assert not modules & set(AT_FIRST_USE), sorted(modules & set(AT_FIRST_USE))
+
+
+def test_the_configured_zone_is_checked_without_importlib_resources() -> None:
+    """The start checks LIUREN_TZ against tzdata's list (engine.calendar.zone), read through the
+    package's loader: importlib.resources is imported by the first full listing (autocomplete)."""
+    code = ("import sys; from engine.calendar import zone; zone('Asia/Tokyo'); "
+            "print('importlib.resources' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False"]
