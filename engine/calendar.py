@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
 from functools import cache
+from importlib.util import find_spec
 from math import floor
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -110,17 +111,21 @@ def _canonical_zones() -> dict[str, str]:
 
 def _listed_by_tzdata(name: str) -> bool:
     """Whether ``name`` is spelled as the tzdata package lists it. ``available_timezones`` starts
-    from that list (read the same way), so such a name is canonical there too: one file read, not
-    every file under the system's zone folders opened. False without tzdata."""
+    from that list, so such a name is canonical there too: one file read, not every file under the
+    system's zone folders opened. False without tzdata."""
     if name in _NOT_PLACES:
         return False
-    from importlib import resources  # as available_timezones imports it: a cast with no zone never does
-
-    try:
-        listing = resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8")
-    except (ImportError, OSError):  # no tzdata: the system's zone files serve alone
+    # The list is read through the package's loader: importlib.resources, as available_timezones
+    # reads it, is a few modules more to import for the one start that checks its zone
+    spec = find_spec("tzdata")
+    read = getattr(spec.loader, "get_data", None) if spec is not None else None
+    if spec is None or read is None or not spec.submodule_search_locations:  # no tzdata: the system's files
         return False
-    return name in {line.strip() for line in listing.splitlines()}
+    try:
+        listing = read(f"{spec.submodule_search_locations[0]}/zones")
+    except OSError:
+        return False
+    return isinstance(listing, bytes) and name in {line.strip() for line in listing.decode("utf-8").splitlines()}
 
 
 def zone_names(fragment: str = "", limit: int | None = None) -> tuple[str, ...]:

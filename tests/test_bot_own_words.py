@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.core.words import TEXTS
 from texts.words import LANGS, words
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -29,3 +30,11 @@ def test_no_word_of_the_bot_repeats_a_word_of_the_texts() -> None:
         patterns = {lang: filled(loaded[lang][key]) for lang in LANGS}
         repeated += [(own, key) for own in bot if all(patterns[lang].fullmatch(loaded[lang][own]) for lang in LANGS)]
     assert not repeated, f"the bot's own words say what the texts' words say: {repeated}"
+
+
+def test_the_bots_words_are_all_in_its_own_file() -> None:
+    """The start reads bot.toml alone (bot.core.words): every ``bot.`` word is there, none elsewhere."""
+    for lang in LANGS:
+        assert {k: by_lang[lang] for k, by_lang in TEXTS.items()} == {
+            k.removeprefix("bot."): v for k, v in words()[lang].items() if k.startswith("bot.")}
+

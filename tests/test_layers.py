@@ -28,8 +28,13 @@ MAX_LINES = 400
 # Imports inside a function, each for an optional dependency or one loaded at first use (never to
 # dodge a circle: the circle check counts them too): the PostgreSQL driver needs psycopg, the
 # [postgres] extra; the sealing cipher's bindings (cryptography) load with the first
-# seal or unseal, or once the bot is READY, not before READY.
-OPTIONAL_IMPORTS = {("bot/store/__init__.py", "open_store"), ("bot/store/sealing.py", "_aesgcm")}
+# seal or unseal, or once the bot is READY, not before READY; /verify's checker, /case export's
+# writers and /case record's tallies with the first use of each, not before READY; platformdirs
+# only where LIUREN_DB names no file (or a PostgreSQL server's sync state wants a folder).
+OPTIONAL_IMPORTS = {
+    ("bot/store/__init__.py", "open_store"), ("bot/store/sealing.py", "_aesgcm"), ("bot/verify/cog.py", "verify"),
+    ("bot/casebook/cog.py", "export"), ("bot/casebook/cog.py", "record"), ("bot/store/location.py", "_user_folder"),
+}
 
 
 @functools.cache

@@ -10,6 +10,7 @@ of keywords, their neighbours and Latin words.
 from __future__ import annotations
 
 import random
+import re
 import sys
 import unicodedata
 
@@ -19,7 +20,7 @@ from texts.matters.recognise import MATTERS, PLAIN, Found, Matter, _folded, _is_
 
 
 def _plain_characters() -> list[str]:
-    return [c for c in map(chr, range(0x10000)) if PLAIN.fullmatch(c)]
+    return [c for c in map(chr, range(0x10000)) if re.fullmatch(PLAIN, c)]
 
 
 def _composition_seconds() -> set[str]:

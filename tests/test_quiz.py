@@ -357,3 +357,16 @@ def test_the_seed_units_name_the_method_and_the_pattern() -> None:
     assert ask(return_chant, Kind.INITIAL, rng).explanation.units == ("method.反吟", "method.重審")
     q = ask(index()[Topic.八専][0], Kind.PATTERN, rng)
     assert q.explanation.reasons and q.explanation.units[0].startswith("pattern.")
+
+
+def test_the_package_gives_every_name_it_lists_from_its_module() -> None:
+    """texts.quiz loads its modules when a name is first asked for: each name of ``__all__`` is
+    there, and is its module's own (a name the package forgot would fail only where it is used)."""
+    import texts.quiz as quiz
+    from texts.quiz import levels, questions, sentences, values
+
+    for name in quiz.__all__:
+        homes = [m for m in (levels, questions, sentences, values) if name in vars(m)]
+        assert homes and getattr(quiz, name) is getattr(homes[0], name), name
+    with pytest.raises(AttributeError):
+        _ = quiz.nothing_of_the_kind

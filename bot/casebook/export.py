@@ -24,13 +24,21 @@ import zlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from bot.core.worker import off_loop
 from bot.store import Bad, Call, Case, CaseNote, KeptPlace, Outcome, iso_utc, school_options, stored_text
 
-__all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Calls", "Page", "Plan", "Walk", "part_files", "plan"]
+from . import calls as calling
+from .seen import visible_cases
+
+if TYPE_CHECKING:
+    import discord
+
+    from bot.core.host import LiurenBot
+
+__all__ = ["CSV_NAME", "EXPORT_FIELDS", "JSON_NAME", "Calls", "Page", "Plan", "Walk", "case_walk", "part_files", "plan"]
 
 EXPORT_FIELDS = ("id", "created_at", "guild_id", "channel_id", "author_id", "private", "instant", "zone",
                  "day", "yuejiang", "hour", "school", "question", "matter", "birth_year", "sex", "notes", "calls",
@@ -55,6 +63,32 @@ class Calls:
 
 Page = Sequence[tuple[Case, Sequence[CaseNote], Calls]]  # cases, newest first, each with its notes and calls
 Walk = Callable[[int | None], AsyncIterator[Page]]  # the pages below a seq (None: from the newest)
+
+
+def case_walk(bot: LiurenBot, interaction: discord.Interaction[Any]) -> Walk:
+    """The pages of the caller's export: the cases they may see here (bot.casebook.seen), each
+    with its notes and calls, newest first from below a seq."""
+
+    async def pages(before: int | None) -> AsyncIterator[Page]:
+        async for cases in visible_cases(bot, interaction, before):
+            ids = [c.id for c in cases]
+            notes: dict[str, list[CaseNote]] = {}
+            for note in await bot.store.case_notes(ids):
+                notes.setdefault(note.case_id, []).append(note)
+            calls = await kept(ids)
+            yield [(case, notes.get(case.id, []), on) for case, on in zip(cases, calls, strict=True)]
+
+    async def kept(ids: list[str]) -> list[Calls]:
+        """Each case's calls as the caller may see them, and its outcome (bot.casebook.calls)."""
+        found: dict[str, list[Call]] = {}
+        for call in await bot.store.calls_on_cases(ids):
+            found.setdefault(call.case_id, []).append(call)
+        outcomes = await bot.store.outcomes_of(ids)
+        now, viewer = int(bot.clock().timestamp()), interaction.user.id
+        return [Calls(tuple((c, calling.shown(c, outcomes.get(i), viewer, now)) for c in found.get(i, [])),
+                      outcomes.get(i)) for i in ids]
+
+    return pages
 
 
 @dataclass(frozen=True, slots=True)

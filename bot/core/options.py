@@ -21,7 +21,7 @@ from texts.matters.recognise import GENERAL, MATTERS
 
 from .errors import ReplyError
 from .user_text import clip, escaped
-from .words import LANGS, Lang, language_of, text, word
+from .words import LANGS, Lang, file_words, language_of, text
 from .zones import parse_time, parse_zone, zone_suggestions
 
 AUTOCOMPLETE_MAX = 25  # Discord's cap on suggestions
@@ -192,11 +192,19 @@ def _matter_choice(value: str, names: dict[Lang, str]) -> app_commands.Choice[in
 _MATTER_LOCALES: tuple[tuple[discord.Locale, Lang], ...] = (
     (discord.Locale.japanese, "ja"), (discord.Locale.taiwan_chinese, "zh-TW"), (discord.Locale.chinese, "zh-CN"),
 )
-# The fifteen matters of docs/rules.md §9.2 in its order, named as texts' words name them, then "general".
-MATTER_CHOICES = [
-    *(_matter_choice(m.value, {lang: word(f"term.Matter.{m.value}", lang) for lang in LANGS}) for m in MATTERS),
-    _matter_choice(GENERAL, {lang: text("matter.general", lang) for lang in LANGS}),
-]
+
+
+def _matter_choices() -> list[app_commands.Choice[int | float | str]]:
+    """The fifteen matters of docs/rules.md §9.2 in its order, named as texts' words name them, then
+    "general": from the file that names the fifteen (matter.toml), so the start reads no language whole."""
+    named = file_words("matter")
+    return [
+        *(_matter_choice(m.value, {lang: named[lang][f"term.Matter.{m.value}"] for lang in LANGS}) for m in MATTERS),
+        _matter_choice(GENERAL, {lang: text("matter.general", lang) for lang in LANGS}),
+    ]
+
+
+MATTER_CHOICES = _matter_choices()
 
 
 class MatterOption(app_commands.Transformer[Any]):

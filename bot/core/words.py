@@ -2,9 +2,10 @@
 
 The one ``text()`` (the bot's own words, ``bot.*`` keys) and the one ``language_of()`` of the bot.
 
-The words are data: ``texts/locales/<lang>/bot.toml`` (keys ``bot.<key>``), loaded and checked with
-every other locale file by ``texts.words`` — every key in ja, en, zh-TW and zh-CN with the same
-placeholders. English is the base of command names and descriptions (what a fr/de/ko client
+The words are data: ``texts/locales/<lang>/bot.toml`` (keys ``bot.<key>``), loaded and checked by
+``texts.words`` — every key in ja, en, zh-TW and zh-CN with the same placeholders; the start
+reads that file alone (the command sync needs it in all four), the other files are read with
+the first reply in a language. English is the base of command names and descriptions (what a fr/de/ko client
 sees); ja, zh-TW and zh-CN clients get their own. Replies follow the reader's locale (any locale
 without words of its own reads English; no locale at all, e.g. a scheduled post, reads Japanese).
 Classical lines are never translated here: only the corpus's original (and the seed's own Japanese
@@ -24,8 +25,8 @@ from engine.terms import Frame, Method, PatternName
 from texts import words as shared
 from texts.words import LANGS, Lang
 
-__all__ = ["DISCORD_LOCALE", "GLOSSES", "LANGS", "TEXTS", "Lang", "Translator", "as_lang", "gloss", "language_of",
-           "ls", "text", "word"]
+__all__ = ["DISCORD_LOCALE", "GLOSSES", "LANGS", "TEXTS", "Lang", "Translator", "as_lang", "file_words", "gloss",
+           "language_of", "ls", "text", "word"]
 
 # The Discord locales given a translation of their own (the English default serves every other one).
 _BY_LOCALE: dict[str, Lang] = {"ja": "ja", "zh-TW": "zh-TW", "zh-CN": "zh-CN"}
@@ -52,8 +53,8 @@ def as_lang(value: str | None) -> Lang | None:
 
 
 def _texts() -> Mapping[str, Mapping[Lang, str]]:
-    """``bot.toml``'s words by key, each in every language (a read-only view of the loaded words)."""
-    loaded = shared.words()
+    """``bot.toml``'s words by key, each in every language (a read-only view of them)."""
+    loaded = shared.load_file("bot")
     keys = [k for k in loaded["ja"] if k.startswith(_PREFIX)]
     return MappingProxyType({
         k.removeprefix(_PREFIX): MappingProxyType({lang: loaded[lang][k] for lang in LANGS}) for k in keys
@@ -94,6 +95,13 @@ def word(key: str, lang: Lang, /, **values: object) -> str:
     return shared.text(key, lang, **values)
 
 
+def file_words(name: str) -> Mapping[Lang, Mapping[str, str]]:
+    """The words of one locale file of the texts (``matter``: ``texts/locales/<lang>/matter.toml``) in
+    every language, checked, read now and not kept: for what the start builds once from a file
+    other than bot.toml (the matter option's choices) without reading every language whole."""
+    return shared.load_file(name)
+
+
 def ls(key: str) -> app_commands.locale_str:
     """A command description whose default (what clients in any other locale see) is English; the
     Translator gives Japanese and Chinese clients their own.
@@ -113,10 +121,14 @@ class Translator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        key = string.extras.get("key")
-        if not isinstance(key, str) or key not in TEXTS or locale.value not in _BY_LOCALE:
+        # The locale first: the command sync asks for each of Discord's 32, and 29 have no words of their own
+        lang = _BY_LOCALE.get(locale.value)
+        if lang is None:
             return None
-        translated = TEXTS[key].get(_BY_LOCALE[locale.value])
+        key = string.extras.get("key")
+        if not isinstance(key, str) or key not in TEXTS:
+            return None
+        translated = TEXTS[key].get(lang)
         if translated is None or translated == string.message:
             return None
         return translated

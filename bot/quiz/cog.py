@@ -28,8 +28,9 @@ from bot.core.user_text import clip
 from bot.core.words import Lang, ls, text, word
 from bot.store import QuizScore, QuizTopicScore, epoch
 from engine.terms import Frame, Method
+from texts import quiz  # its names load at first use (texts/quiz/__init__.py): the start lists the levels
 from texts.corpus import corpus
-from texts.quiz import Level, render_points
+from texts.quiz import Level
 from texts.words import term
 
 from .service import EmptyRound, QuizService
@@ -75,7 +76,7 @@ def topic_paragraphs(row: QuizTopicScore) -> str:
 
 def board_lines(scores: Sequence[QuizScore], lang: Lang) -> str:
     return "\n".join(
-        text("quiz.board_line", lang, rank=rank, member=f"<@{s.user_id}>", right=render_points(s.points, lang),
+        text("quiz.board_line", lang, rank=rank, member=f"<@{s.user_id}>", right=quiz.render_points(s.points, lang),
              asked=s.asked, percent=percent(s.points, s.asked))
         for rank, s in enumerate(scores, 1)
     )
@@ -205,10 +206,10 @@ class Quiz(commands.Cog):
                 shown = row.level
                 points = sum(r.points for r in rows if r.level == shown)  # halves add up exactly
                 asked = sum(r.asked for r in rows if r.level == shown)
-                lines.append(f"**{level_name(shown, lang)}** {render_points(points, lang)}/{asked} "
+                lines.append(f"**{level_name(shown, lang)}** {quiz.render_points(points, lang)}/{asked} "
                              f"({percent(points, asked)}%)")
             lines.append(text("quiz.me_line", lang, topic=topic_name(row.topic, lang),
-                              right=render_points(row.points, lang), asked=row.asked,
+                              right=quiz.render_points(row.points, lang), asked=row.asked,
                               percent=percent(row.points, row.asked),
                               paragraphs=topic_paragraphs(row), term=row.topic))
         embed = discord.Embed(title=text("quiz.me_title", lang), description=clip("\n".join(lines), 4096),

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import discord
 from discord.utils import MISSING
@@ -29,20 +30,14 @@ from discord.utils import MISSING
 from bot.core.words import Lang, language_of, text, word
 from bot.store import Bad, QuizAnswer, QuizRow, Shards, Store, epoch, from_epoch
 from engine.school import DEFAULT_SCHOOL, School
+from texts import quiz  # its names load at first use (texts/quiz/__init__.py): the start builds no question
 from texts.alternatives import option_words
-from texts.quiz import (
-    Level,
-    Question,
-    index,
-    make_round,
-    render_answer,
-    render_board,
-    render_prompt,
-    render_reveal,
-    render_score,
-)
+from texts.quiz import Level
 
 from .views import Answered, choice_view
+
+if TYPE_CHECKING:
+    from texts.quiz import Question
 
 __all__ = ["Answered", "EmptyRound", "QuizConfig", "QuizService"]
 
@@ -124,7 +119,7 @@ class QuizService:
         start is quick; start-up does not wait for it, and the collector settles after it (frozen
         out of its passes with the rest of start-up, bot.core.collector)."""
         await self.client.wait_until_ready()
-        await asyncio.to_thread(index, DEFAULT_SCHOOL)
+        await asyncio.to_thread(quiz.index, DEFAULT_SCHOOL)
 
     def start(self) -> None:
         if self._task is None:
@@ -175,7 +170,7 @@ class QuizService:
             level = Level(row.level)
         except ValueError:
             raise BrokenRound(f"unknown level {row.level!r}") from None
-        made = await asyncio.to_thread(make_round, level, row.count, seed=row.seed, school=school)
+        made = await asyncio.to_thread(quiz.make_round, level, row.count, seed=row.seed, school=school)
         if len(made) != row.count:
             raise BrokenRound(f"the round has {len(made)} questions, not {row.count}")
         self._rounds[row.id] = made
@@ -188,7 +183,7 @@ class QuizService:
         """Make a round and store the quiz at question 1 (not posted yet: see `post_question`).
         None when the channel has a running quiz; `EmptyRound` when the level has no chart."""
         chosen = seed if seed is not None else self.new_seed()
-        made = await asyncio.to_thread(make_round, level, count, seed=chosen, school=school)
+        made = await asyncio.to_thread(quiz.make_round, level, count, seed=chosen, school=school)
         if not made:
             raise EmptyRound(level.value)
         now = epoch(self.now())
@@ -220,7 +215,7 @@ class QuizService:
         if not await self.store.add_quiz_answer(record):
             return "already", ""
         lang = language_of(row.locale)
-        return "recorded", word("quiz.choice", lang, number=choice, choice=render_answer(given, lang))
+        return "recorded", word("quiz.choice", lang, number=choice, choice=quiz.render_answer(given, lang))
 
     # -- messages -----------------------------------------------------------------------------
 
@@ -239,11 +234,11 @@ class QuizService:
         the quiz is ended) when the channel cannot be posted to."""
         lang = language_of(row.locale)
         q = (await self.questions(row))[row.question - 1]
-        labels = [word("quiz.choice", lang, number=i, choice=render_answer(c, lang))
+        labels = [word("quiz.choice", lang, number=i, choice=quiz.render_answer(c, lang))
                   for i, c in enumerate(q.choices, 1)]
-        board = render_board(q, lang)
+        board = quiz.render_board(q, lang)
         description = "\n".join((
-            f"```\n{board}\n```", f"**{render_prompt(q, lang)}**", *labels, "",
+            f"```\n{board}\n```", f"**{quiz.render_prompt(q, lang)}**", *labels, "",
             text("quiz.time", lang, when=f"<t:{row.deadline}:R>"),
         ))
         embed = discord.Embed(
@@ -276,7 +271,7 @@ class QuizService:
             lines.append(text("quiz.wrong_members", lang, members=_members(wrong)))
         if not answers:
             lines.append(text("quiz.nobody", lang))
-        lines += ["", render_reveal(q, lang)]
+        lines += ["", quiz.render_reveal(q, lang)]
         return discord.Embed(
             title=word("quiz.number", lang, number=row.question, count=row.count),
             description=_clip("\n".join(lines)), colour=COLOUR,
@@ -291,7 +286,7 @@ class QuizService:
         ranked = sorted(totals.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))
         lines = [
             text("quiz.final_line", lang, rank=rank, member=f"<@{user}>",
-                 score=render_score(right, int(asked), lang))
+                 score=quiz.render_score(right, int(asked), lang))
             for rank, (user, (right, asked)) in enumerate(ranked, 1)
         ] or [text("quiz.nobody", lang)]
         return discord.Embed(title=text("quiz.final_title", lang), description=_clip("\n".join(lines)), colour=COLOUR)

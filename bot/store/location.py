@@ -6,14 +6,21 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
-
-import platformdirs
 
 __all__ = ["APP_NAME", "DB_FILE", "Location", "default_location"]
 
 APP_NAME = "liuren"
 DB_FILE = "liuren.sqlite3"
+
+
+def _user_folder(kind: Literal["data", "state"]) -> Path:
+    """The user's data or state folder for the app. platformdirs is imported here, by the one start
+    that asks (LIUREN_DB unset, or a PostgreSQL server's sync state), not by every start."""
+    import platformdirs
+
+    return platformdirs.user_data_path(APP_NAME) if kind == "data" else platformdirs.user_state_path(APP_NAME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +54,7 @@ class Location:
             return None
         if self.path is not None:
             return self.path.parent
-        return platformdirs.user_state_path(APP_NAME)
+        return _user_folder("state")
 
     @classmethod
     def parse(cls, value: str | os.PathLike[str]) -> Location:
@@ -63,4 +70,4 @@ def default_location(environ: Mapping[str, str] | None = None) -> Location:
     value = env.get("LIUREN_DB", "").strip()
     if value:
         return Location.parse(value)
-    return Location(path=platformdirs.user_data_path(APP_NAME) / DB_FILE)
+    return Location(path=_user_folder("data") / DB_FILE)

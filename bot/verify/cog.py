@@ -17,14 +17,13 @@ from bot.core.reader import resolve
 from bot.core.user_text import NO_PINGS, clip, escaped
 from bot.core.words import ls, text
 from bot.core.worker import off_loop
-from texts.corpus.verdicts import judgement_text
-from texts.corpus.verify import MAX_QUOTE, QuoteError, verify_quote
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
 
 __all__ = ["Verify"]
 
+QUOTE_MAX = 2000  # characters, as texts.corpus.verify.MAX_QUOTE (a test holds them equal): its checker refuses more
 TITLE_MAX = 256  # Discord's limit on an embed's title
 DESCRIPTION_MAX = 4096  # and on its description
 
@@ -43,15 +42,19 @@ class Verify(commands.Cog):
     async def verify(
         self,
         interaction: discord.Interaction[Any],
-        quote: app_commands.Range[str, 1, MAX_QUOTE],
+        quote: app_commands.Range[str, 1, QUOTE_MAX],
         paragraph: app_commands.Range[int, 1, 9999] | None = None,
         private: bool = True,
     ) -> None:
+        # The checker and its words (difflib's among them) load with the first /verify, not before READY
+        from texts.corpus.verdicts import judgement_text
+        from texts.corpus.verify import QuoteError, verify_quote
+
         lang = (await resolve(self.bot, interaction)).lang
         try:
             judgement = await off_loop(verify_quote, quote, paragraph)
         except QuoteError:  # no character to compare, or longer than a client lets through
-            raise ReplyError(text("verify.unusable", lang, max=MAX_QUOTE)) from None
+            raise ReplyError(text("verify.unusable", lang, max=QUOTE_MAX)) from None
         verdict, _, rest = judgement_text(judgement, lang).partition("\n")
         embed = discord.Embed(title=clip(verdict, TITLE_MAX), description=clip(escaped(rest), DESCRIPTION_MAX))
         embed.set_footer(text=text("embed.source", lang))

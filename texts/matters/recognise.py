@@ -157,15 +157,17 @@ def _is_latin(c: str) -> bool:
 
 _LATIN = frozenset(chr(c) for c in range(0x250) if _is_latin(chr(c)))  # the same, as one set
 _LATIN_CLASS = "".join(re.escape(c) for c in sorted(_LATIN))
-_LATIN_RUN = re.compile(f"[{_LATIN_CLASS}]+")
+# The patterns are strings, compiled by the re module when a question is first read (and kept in its
+# cache), not at import: a start recognises no question.
+_LATIN_RUN = f"[{_LATIN_CLASS}]+"
 
 # Characters whose NFKC form is their own (the full-width forms and the ideographic space: an ASCII
 # one) and which nothing composes with or reorders: a question made of them only is normalised one
 # character at a time. (unicodedata's composition looks each CJK character up in a list from the
 # start, which cost more than the rest of recognition; tests/test_matters_scan.py checks the set.)
-PLAIN = re.compile("[\x20-\x7e\u3000-\u3003\u300c-\u300f\u3041-\u3096\u30a1-\u30fa\u30fc"
-                   "\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff5e]*")
-_WIDE = re.compile("[\u3000\uff01-\uff5e]")  # of those, the ones NFKC changes (to a space, to ASCII)
+PLAIN = ("[\x20-\x7e\u3000-\u3003\u300c-\u300f\u3041-\u3096\u30a1-\u30fa\u30fc"
+         "\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff5e]*")
+_WIDE = "[\u3000\uff01-\uff5e]"  # of those, the ones NFKC changes (to a space, to ASCII)
 
 
 def _narrow(wide: re.Match[str]) -> str:
@@ -174,17 +176,17 @@ def _narrow(wide: re.Match[str]) -> str:
 
 
 def _narrowed(plain: str) -> str:
-    return _WIDE.sub(_narrow, plain) if _WIDE.search(plain) else plain
+    return re.sub(_WIDE, _narrow, plain) if re.search(_WIDE, plain) else plain
 
 
 def nfkc(text: str) -> str:
     """``unicodedata.normalize("NFKC", text)``, one character at a time where that is the same."""
-    return _narrowed(text) if PLAIN.fullmatch(text) else unicodedata.normalize("NFKC", text)
+    return _narrowed(text) if re.fullmatch(PLAIN, text) else unicodedata.normalize("NFKC", text)
 
 
 def _latin_end(text: str, start: int) -> int:
     """Where the run of Latin letters and digits through ``start`` ends."""
-    run = _LATIN_RUN.match(text, start)
+    run = re.compile(_LATIN_RUN).match(text, start)
     return start + 1 if run is None else run.end()
 
 
@@ -301,7 +303,7 @@ def recognise(question: str, table: Keywords | None = None) -> tuple[Found, ...]
     past; a stop word names nothing. Negation is not parsed. No matter → ``()``: the general reading.
     """
     table = keywords() if table is None else table
-    plain = PLAIN.fullmatch(question) is not None  # then NFKC is the question's, character by character
+    plain = re.fullmatch(PLAIN, question) is not None  # then NFKC is the question's, character by character
     shown = question if plain else unicodedata.normalize("NFKC", question)
     text, source = _folded(shown, _PLAIN_TABLE if plain else _TABLE)
     found: dict[int, dict[str, None]] = {}  # by the matter's place in §9.2 (an int hashes in C)

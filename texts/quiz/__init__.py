@@ -12,7 +12,11 @@ itself under the depth-count school option) and 遙剋 (蒿矢 弾射), ``hard``
 and the 課体 questions. A round goes round-robin over its level's topics and picks a random chart
 within each, never the same chart twice.
 
+The package's names load with their module when first asked for (``texts.quiz.make_round``), but
+for ``Level``: the bot's start lists the levels in /quiz's options and builds no question.
+
     >>> from engine import cast_classical
+    >>> from texts.quiz import Kind, ask, render_prompt
     >>> import random
     >>> q = ask(cast_classical("甲子", "亥", "午"), Kind.INITIAL, random.Random(1))
     >>> q.answer, q.answer in q.wrong, len(q.choices)
@@ -21,38 +25,45 @@ within each, never the same chart twice.
     'Which branch is the initial transmission (初傳)?'
 """
 
-from texts.quiz.questions import ask, chart_key, draw, index, kinds_for, level_of, make_round, topic_of, topics
-from texts.quiz.sentences import (
-    bare_ring,
-    explanation_lines,
-    parse_answer,
-    render_answer,
-    render_board,
-    render_choices,
-    render_note,
-    render_points,
-    render_prompt,
-    render_question,
-    render_reveal,
-    render_score,
-    render_verdict,
-)
-from texts.quiz.values import (
-    LEVEL_KINDS,
-    LEVEL_TOPICS,
-    METHOD_PATTERNS,
-    NEIGHBOURS,
-    Answer,
-    Explanation,
-    Kind,
-    Level,
-    Note,
-    NoteValue,
-    Prompt,
-    Question,
-    Topic,
-    Word,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from texts.quiz.levels import Level
+
+if TYPE_CHECKING:
+    from texts.quiz.questions import ask, chart_key, draw, index, kinds_for, level_of, make_round, topic_of, topics
+    from texts.quiz.sentences import (
+        bare_ring,
+        explanation_lines,
+        parse_answer,
+        render_answer,
+        render_board,
+        render_choices,
+        render_note,
+        render_points,
+        render_prompt,
+        render_question,
+        render_reveal,
+        render_score,
+        render_verdict,
+    )
+    from texts.quiz.values import (
+        LEVEL_KINDS,
+        LEVEL_TOPICS,
+        METHOD_PATTERNS,
+        NEIGHBOURS,
+        Answer,
+        Explanation,
+        Kind,
+        Note,
+        NoteValue,
+        Prompt,
+        Question,
+        Topic,
+        Word,
+    )
 
 __all__ = [
     "LEVEL_KINDS", "LEVEL_TOPICS", "METHOD_PATTERNS", "NEIGHBOURS", "Answer", "Explanation", "Kind", "Level",
@@ -61,3 +72,22 @@ __all__ = [
     "render_board", "render_choices", "render_note", "render_points", "render_prompt", "render_question",
     "render_reveal", "render_score", "render_verdict", "topic_of", "topics",
 ]
+
+# Where each name lives: its module is imported when the name is first asked for (PEP 562).
+_HOME = {
+    **dict.fromkeys(("ask", "chart_key", "draw", "index", "kinds_for", "level_of", "make_round", "topic_of",
+                     "topics"), "texts.quiz.questions"),
+    **dict.fromkeys(("bare_ring", "explanation_lines", "parse_answer", "render_answer", "render_board",
+                     "render_choices", "render_note", "render_points", "render_prompt", "render_question",
+                     "render_reveal", "render_score", "render_verdict"), "texts.quiz.sentences"),
+    **dict.fromkeys(("LEVEL_KINDS", "LEVEL_TOPICS", "METHOD_PATTERNS", "NEIGHBOURS", "Answer", "Explanation", "Kind",
+                     "Note", "NoteValue", "Prompt", "Question", "Topic", "Word"), "texts.quiz.values"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the package, from its module (imported now if it was not yet)."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

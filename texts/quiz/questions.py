@@ -21,6 +21,7 @@ from texts.corpus import Unit, corpus
 from texts.matters.recognise import MATTERS
 from texts.matters.table import RULES
 from texts.memo import remember
+from texts.quiz.levels import Level
 from texts.quiz.values import (
     LEVEL_KINDS,
     LEVEL_TOPICS,
@@ -30,7 +31,6 @@ from texts.quiz.values import (
     Answer,
     Explanation,
     Kind,
-    Level,
     Note,
     Prompt,
     Question,

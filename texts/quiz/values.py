@@ -15,17 +15,10 @@ from engine.symbols import Branch
 from engine.terms import PATTERN_NAMES, General, Method, PatternName
 from texts.corpus import corpus
 from texts.matters.recognise import Matter
+from texts.quiz.levels import Level
 
 # A question's answer and choices: one kind of value per question.
 Answer = Branch | Method | PatternName | General
-
-
-class Level(StrEnum):
-    """How hard a round is; each level draws charts of its own topics."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
 
 
 class Kind(StrEnum):

@@ -137,6 +137,17 @@ def load(root: Path = LOCALES) -> dict[Lang, dict[str, str]]:
     return loaded
 
 
+def load_file(name: str, root: Path = LOCALES) -> dict[Lang, dict[str, str]]:
+    """The words of one locale file (``<lang>/<name>.toml``) in every language, checked as ``load``
+    checks a language: the same keys and placeholders as the default language's file. For a caller
+    that needs one file's words in every language (the bot's command names, before READY) and not
+    the other files."""
+    loaded = {lang: read_file(root / lang / f"{name}.toml") for lang in LANGS}
+    for lang in LANGS:
+        _check(root, lang, loaded[lang], loaded[DEFAULT_LANG])
+    return loaded
+
+
 _LOADED: dict[str, dict[str, str]] = {}  # each language's words once read and checked (text() looks here first)
 
 
