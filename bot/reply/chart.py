@@ -22,7 +22,7 @@ from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
 from texts.matters.sentences import unrecognised
 from texts.matters.values import MatterSection, answer
-from texts.memo import LRU, Sampled
+from texts.memo import LRU, Hashed, Sampled
 from texts.reading import Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
@@ -242,7 +242,7 @@ def build_embeds(
 
 def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
     """四課, 三伝 and 天地盤: they depend only on the classical inputs, so each is written once."""
-    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, name, lang)
+    key = Hashed(chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, name, lang)
     found = _CHART_PIECES.get(key)
     if found is None:
         fields = [

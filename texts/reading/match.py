@@ -31,7 +31,7 @@ from engine.school import School
 from engine.symbols import Branch
 from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat
 from texts.corpus import Corpus, Unit, corpus
-from texts.memo import LRU, Sampled
+from texts.memo import LRU, Hashed, Sampled
 from texts.reading.values import Entry, Note, Reading, Said, Section
 
 # Openings that speak of the general only as 發用: ¶95 「但見騰蛇」 and ¶107 「或逢勾陳發用」. They are
@@ -167,7 +167,7 @@ def read(
     when the caller has it already (the matter section does), so it is not worked out twice.
     """
     facts = derive_facts(chart) if known is None else known
-    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts, quoted)
+    key = Hashed(chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts, quoted)
     cached = _CACHE.get(key) if texts is None else None
     if cached is None:
         found = classify(chart, facts) if patterns is None else patterns  # shared, not redone
