@@ -14,6 +14,7 @@ a sample of the entries, ``texts.memo.Sampled``).
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any, NamedTuple, NoReturn
 
 import discord
@@ -23,7 +24,7 @@ from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
 from texts.matters.recognise import Matter
-from texts.memo import LRU, Sampled, last_one
+from texts.memo import LRU, Hashed, Sampled, last_one
 from texts.picture.draw import hour_key
 
 from . import chart as writer
@@ -91,7 +92,7 @@ class Shared(dict[str, Any]):
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
 
-def _shared(embed: dict[str, Any]) -> dict[str, Any]:
+def _shared(embed: Mapping[str, Any]) -> dict[str, Any]:
     """An embed's dict to keep: its fields (a tuple: each copy gets a list of its own) and its other
     dicts made ``Shared``."""
     return {key: (tuple(Shared(f) for f in value) if key == "fields" else Shared(value) if isinstance(value, dict)
@@ -142,14 +143,15 @@ def remembered_reply(
     # inputs, school and everything of its moment but the clock time; quicker to hash than the chart).
     # And the functions that write it, as the module holds them now: a reading swapped in (a test's
     # stand-in for a huge one, say) is a different reply, never one kept from before.
-    key = (hour_key(chart), locale, question, matter, zone_note, known, *(vars(writer)[name] for name in _WRITERS))
+    key = Hashed(hour_key(chart), locale, question, matter, zone_note, known,
+                 *(vars(writer)[name] for name in _WRITERS))
     stamp = _stamp_of(chart)
     kept = _REPLIES.get(key)
     if kept is not None and kept.stamp != stamp and (kept.at < 0 or len(kept.stamp) != len(stamp)):
         kept = None  # the time cannot be rewritten in place: this minute written anew
     if kept is None:
         reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
-        written: tuple[dict[str, Any], ...] = tuple(_shared(dict(e.to_dict())) for e in reply.embeds)
+        written = tuple(_shared(e.to_dict()) for e in reply.embeds)
         kept = _REPLIES.put(key, _kept(written, reply.spirits, stamp, question, tuple(len(e) for e in reply.embeds)))
     dicts, at = kept.embeds, kept.at
     if kept.stamp == stamp:
