@@ -80,18 +80,15 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
 
 
 def _transmission_lines(chart: Chart, lang: Lang) -> str:
+    # The words each row repeats, looked up once for the three rows.
+    sep, hidden, ground = text("embed.sep", lang), text("embed.hidden", lang), text("embed.ground", lang)
+    void = f" 〔{text('embed.void', lang)}〕"
     rows = []
     for step in chart.steps:
-        hidden = f"{text('embed.hidden', lang)} {step.hidden_stem}" if step.hidden_stem is not None else ""
-        void = f" 〔{text('embed.void', lang)}〕" if step.void else ""
-        parts = [
-            f"{show(step.position, lang)} **{step.branch}**",
-            show(step.general, lang),
-            show(step.kin, lang),
-            hidden,
-        ]
-        rows.append(text("embed.sep", lang).join(p for p in parts if p)
-                    + f" （{text('embed.ground', lang)} {step.ground}）" + void)
+        parts = [f"{show(step.position, lang)} **{step.branch}**", show(step.general, lang), show(step.kin, lang)]
+        if step.hidden_stem is not None:
+            parts.append(f"{hidden} {step.hidden_stem}")
+        rows.append(sep.join(p for p in parts if p) + f" （{ground} {step.ground}）" + (void if step.void else ""))
     return "\n".join(rows)
 
 
