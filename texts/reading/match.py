@@ -297,8 +297,8 @@ def _day(b: _Builder, chart: Chart, found: Patterns) -> None:
     never the branch's), stated from the chart. ¶39 (日辰, 寄宮) is quoted first only where a reason
     of this chart turns on a stem's 寄宮 (八専, 別責 on a 陽日, 乱首, 贅婿, 天獄, the depth count)."""
     stem = chart.day.stem
-    reasons = (*chart.transmissions.trace, *(w for p in found.held for w in p.reasons))
-    if any(w.rule in _LODGING_RULES for w in reasons):
+    if any(w.rule in _LODGING_RULES for w in chart.transmissions.trace) or any(
+            w.rule in _LODGING_RULES for p in found.held for w in p.reasons):
         lodging = Note("lodging", (("stem", stem), ("lodging", stem.lodging)))
         b.add(Entry(Section.干支, Role.干支, None, b.unit("procedure.日辰"), (lodging,)))
     notes: tuple[Said, ...] = tuple(

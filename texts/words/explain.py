@@ -27,8 +27,8 @@ def show(value: object, lang: Lang) -> str:
         return term(value, lang)
     if isinstance(value, tuple):
         if value and isinstance(value[0], tuple):
-            return text("why.item_sep", lang).join(_item(v, lang) for v in value)
-        return text("list.sep", lang).join(show(v, lang) for v in value)
+            return text("why.item_sep", lang).join([_item(v, lang) for v in value])
+        return text("list.sep", lang).join([show(v, lang) for v in value])
     if isinstance(value, Pillar | int | str):
         return str(value)
     raise TypeError(f"cannot show {value!r} in a reason")
