@@ -226,4 +226,4 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
             alternative = differences(chart, other, option, value, mine)
             if alternative.kinds:
                 found.append(alternative)
-    return tuple(sorted(found, key=lambda a: a.rank))
+    return tuple(sorted(found, key=lambda a: a.rank)) if len(found) > 1 else tuple(found)  # rank: a few calls
