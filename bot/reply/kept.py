@@ -20,15 +20,14 @@ from typing import Any, NamedTuple, NoReturn
 import discord
 
 from engine import Chart
-from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
 from texts.matters.recognise import Matter
-from texts.memo import LRU, Hashed, Sampled, last_one
+from texts.memo import LRU, Hashed, Sampled
 from texts.picture.draw import hour_key
 
 from . import chart as writer
-from .chart import MOMENT_STAMP, ChartReply, chart_reply
+from .chart import ChartReply, chart_reply, clock_of
 
 __all__ = ["BUDGET", "Shared", "remembered_reply"]
 
@@ -104,14 +103,9 @@ def _fresh(embed: dict[str, Any]) -> discord.Embed:
     return discord.Embed.from_dict(embed if fields is None else {**embed, "fields": [*fields]})
 
 
-@last_one  # the charts of one moment share it (engine.cast): one formatting for a run of them
-def _clock_of(m: Moment) -> str:
-    return format(m.local, MOMENT_STAMP)
-
-
 def _stamp_of(chart: Chart) -> str:
     """What a reply shows of the moment's time: the moment line's clock time, as the line writes it."""
-    return "" if chart.moment is None else _clock_of(chart.moment)
+    return "" if chart.moment is None else clock_of(chart.moment)
 
 
 def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None,
