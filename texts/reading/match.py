@@ -197,14 +197,14 @@ def _name(b: _Builder, chart: Chart, found: Patterns) -> None:
         t = chart.transmissions
         name = (
             Note("name", (("method", t.method),))
-            if t.frame is None or t.frame.name == t.method.name
+            if t.frame is None or t.frame._name_ == t.method._name_  # _name_: .name is a Python-level property
             else (Note("name_framed", (("frame", t.frame), ("method", t.method))))
         )
         b.add(Entry(Section.課名, Role.課体, None, framing, (name,)))
     # Several names may share one verse (伏吟 and 自信, 八専 and 帷簿): one entry says all their reasons.
     verses: dict[str, tuple[Unit, list[Said]]] = {}
     for p in held:
-        unit = b.texts.pattern(p.name.name)
+        unit = b.texts.pattern(p.name._name_)
         if unit is None:
             b.add(Entry(Section.課名, Role.課体, None, None, (*_reasons(p), *_no_verse(b.texts, p.name))))
             continue
@@ -273,7 +273,7 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
 
 def _no_verse(texts: Corpus, name: PatternName) -> tuple[Note, ...]:
     """A pattern without a verse of its own, and where the text names it all the same (昴星, ¶147)."""
-    lines = texts.named_in_patterns(name.name)
+    lines = texts.named_in_patterns(name._name_)
     said = Note("no_verse", (("name", name),))
     if not lines:
         return (said,)
@@ -334,7 +334,7 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
             else:
                 said[fact] = p.name
                 notes.append(why)
-        unit = b.texts.pattern(p.name.name)
+        unit = b.texts.pattern(p.name._name_)
         if unit is None:
             notes.extend(_no_verse(b.texts, p.name))
         b.add(Entry(Section.課体, Role.課体, None, unit, tuple(notes)))
