@@ -236,8 +236,8 @@ def build_embeds(
         extra = [(text("embed.question", lang), p) for p in rest]
     first.description = description
     placed = [
-        *pieces(extra, lang),
-        *pieces(matter_fields(matters, lang), lang),  # the matter asked, first
+        *(pieces(extra, lang) if extra else ()),
+        *(pieces(matter_fields(matters, lang), lang) if matters else ()),  # the matter asked, first
         *_chart_pieces(chart, title.split(" ｜ ")[0], lang),
         *_reading_pieces(reading, lang),
     ]
