@@ -277,7 +277,7 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
             )
         )
     elif general is General.天空:
-        b.add(Entry(section, Role.所臨, position, None, (Note("no_line_天空", (("ground", ground),)),)))
+        b.add(Entry(section, Role.所臨, position, None, (Note("no_line_天空", (_GROUND[ground],)),)))
     else:
         b.add(
             Entry(section, Role.所臨, position, None, (Note("no_line_on", on_ground),))
@@ -287,10 +287,10 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
 def _no_verse(texts: Corpus, name: PatternName) -> tuple[Note, ...]:
     """A pattern without a verse of its own, and where the text names it all the same (昴星, ¶147)."""
     lines = texts.named_in_patterns(name._name_)
-    said = Note("no_verse", (("name", name),))
+    said = Note("no_verse", (_NAME[name],))
     if not lines:
         return (said,)
-    return said, Note("named_in", (("name", name), ("lines", ",¶".join(map(str, lines)))))
+    return said, Note("named_in", (_NAME[name], ("lines", ",¶".join(map(str, lines)))))
 
 
 def _names_for(unit: Unit, ground: Branch) -> tuple[str, ...]:
@@ -338,7 +338,7 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
             # 龍首 and 富貴 both hold because 貴人 rides the 初伝: say the fact once, point back.
             fact = (Rule.P_富貴 if why.rule is Rule.P_龍首_NOBLE else why.rule, why.values)
             if fact in said:
-                notes.append(Note("same_fact", (("name", said[fact]),)))
+                notes.append(Note("same_fact", (_NAME[said[fact]],)))
             else:
                 said[fact] = p.name
                 notes.append(why)
@@ -347,7 +347,7 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
             notes.extend(_no_verse(b.texts, p.name))
         b.add(Entry(Section.課体, Role.課体, None, unit, tuple(notes)))
     for u in found.undecided:
-        b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (("name", u.name),)), u.why)))
+        b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (_NAME[u.name],)), u.why)))
 
 
 def _later(b: _Builder, chart: Chart) -> None:
@@ -370,7 +370,7 @@ def _later(b: _Builder, chart: Chart) -> None:
         _general_entries(b, chart, index, Section.中末, opening=step.general not in _INITIAL_ONLY)
         if step.void:
             b.entries.append(
-                Entry(Section.中末, Role.天将, step.position, None, (Note("void", (("branch", step.branch),)),))
+                Entry(Section.中末, Role.天将, step.position, None, (Note("void", (_BRANCH[step.branch],)),))
             )
 
 
@@ -389,7 +389,7 @@ def _method(b: _Builder, chart: Chart) -> None:
             continue
         notes: tuple[Said, ...] = (Note("method", (_METHOD[t.method],)),) if first else ()
         if first and t.method in _NO_RULE_LINE:
-            notes += (Note("no_rule_line", (("method", t.method),)),)
+            notes += (Note("no_rule_line", (_METHOD[t.method],)),)
         b.add(Entry(Section.取法, Role.課格 if unit_id in frame_ids else Role.課法, None, unit, notes))
         first = False
     b.entries.append(Entry(Section.取法, Role.課法, None, None, t.trace))
