@@ -18,6 +18,7 @@ from typing import Any
 
 from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
 from .facts import facts
+from .generals import Generals
 from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
 from .patterns.rules import RULES
 from .school import School
@@ -156,10 +157,15 @@ def differences(
         None if u.branches == t.branches else u.branches,
         None if u.method is t.method else u.method,
         other.day != chart.day, other.hour != chart.hour,
-        () if other.generals is chart.generals else  # equal generals are one object (engine.chart)
-        tuple(b for b in BRANCHES if other.generals.on(b) is not chart.generals.on(b)),
+        () if other.generals is chart.generals else _moved(other.generals, chart.generals),
         tuple(sorted(theirs - mine)), tuple(sorted(mine - theirs)), tengshe,
     )
+
+
+def _moved(theirs: Generals, mine: Generals) -> tuple[Branch, ...]:
+    """The 天盤 branches whose 天将 differ (``Generals.on`` of each, read off the two tables at once)."""
+    a, a_at, b, b_at = theirs.by_ground, theirs.offset, mine.by_ground, mine.offset
+    return tuple(BRANCHES[h] for h in range(12) if a[(h - a_at) % 12] is not b[(h - b_at) % 12])
 
 
 # What a chart is apart from its school: the 課体 read only these and SCHOOL_READ's options.
@@ -226,4 +232,4 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
             alternative = differences(chart, other, option, value, mine)
             if alternative.kinds:
                 found.append(alternative)
-    return tuple(sorted(found, key=lambda a: a.rank))
+    return tuple(sorted(found, key=lambda a: a.rank)) if len(found) > 1 else tuple(found)  # rank: a few calls

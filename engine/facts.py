@@ -168,6 +168,11 @@ def facts(
     return _derive(chart, birth_year, sex, month, year)
 
 
+# What a chart without a month, a year or birth data lacks: the same values for every chart, made once.
+_NO_MONTH = tuple(Missing(fact, (Supply.MOMENT, Supply.MONTH)) for fact in (Input.月建, Input.天馬, Input.旺相休囚死))
+_NO_YEAR = Missing(Input.太歳, (Supply.MOMENT, Supply.YEAR))
+_NO_BIRTH = (Missing(Input.本命, (Supply.BIRTH_YEAR,)), Missing(Input.行年, (Supply.BIRTH_YEAR, Supply.SEX)))
+
 # A chart shown several ways at once (text, JSON, reading) derives its own facts once (engine/recent.py).
 _OWN: Recent[Chart, Facts] = Recent(64)
 
@@ -190,17 +195,15 @@ def _derive(
     month_branch = month if month is not None else (moment.month.branch if moment else None)
     year_branch = year if year is not None else (moment.year.branch if moment else None)
     if month_branch is None:
-        for fact in (Input.月建, Input.天馬, Input.旺相休囚死):
-            missing.append(Missing(fact, (Supply.MOMENT, Supply.MONTH)))
+        missing += _NO_MONTH
     if year_branch is None:
-        missing.append(Missing(Input.太歳, (Supply.MOMENT, Supply.YEAR)))
+        missing.append(_NO_YEAR)
 
     natal: Branch | None = None
     age: int | None = None
     walking: Branch | None = None
     if birth_year is None:
-        missing.append(Missing(Input.本命, (Supply.BIRTH_YEAR,)))
-        missing.append(Missing(Input.行年, (Supply.BIRTH_YEAR, Supply.SEX)))
+        missing += _NO_BIRTH
     else:
         natal = natal_branch(birth_year)
         chart_year = _sexagenary_year(chart) if year is None else None

@@ -22,7 +22,8 @@ from texts.words.schools import school_line
 # 地盤 positions of the square ring, read row by row (south at the top, as printed in the books).
 _RING_ROWS = ("巳午未申", "辰  酉", "卯  戌", "寅丑子亥")
 # The same as 地盤 branches (None: an empty cell), looked up once rather than on every ring drawn.
-_RING_GROUNDS = tuple(tuple(None if ch == " " else Branch[ch] for ch in row) for row in _RING_ROWS)
+_RING_GROUNDS = tuple(tuple(None if ch == " " else int(Branch[ch]) for ch in row) for row in _RING_ROWS)
+_NAMES = tuple(str(b) for b in Branch)  # a branch as printed, by its number
 _SPACE = "\u3000"  # a full-width space keeps CJK columns aligned
 _BLANK = _SPACE * 2  # one empty cell
 
@@ -66,30 +67,24 @@ def heading(chart: Chart, lang: Lang) -> str:
 def ring(chart: Chart, lang: Lang = "ja") -> str:
     """The 天地盤: each cell is the general's one-character form (in ``lang``'s script) and the 天盤
     branch; a cell's place in the square is its 地盤 branch."""
-    lines = []
-    for row in _RING_GROUNDS:
-        cells = []
-        for ground in row:
-            if ground is None:
-                cells.append(_BLANK)
-                continue
-            cells.append(short(chart.generals.over(ground), lang) + str(chart.plate.up(ground)))
-        lines.append("│" + "│".join(cells) + "│")
-    return "\n".join(lines)
+    over, offset = chart.generals.by_ground, chart.plate.offset  # Generals.over, Plate.up, without a call each
+    return "\n".join([
+        "│" + "│".join([_BLANK if ground is None else short(over[ground], lang) + _NAMES[(ground + offset) % 12]
+                       for ground in row]) + "│"
+        for row in _RING_GROUNDS
+    ])
 
 
 def lessons(chart: Chart, lang: Lang) -> str:
     """四課 in the book's order, right to left: 四 三 二 一."""
-    order = list(reversed(chart.lessons))
-    numerals = text("render.numerals", lang)
+    order = chart.lessons[::-1]
+    numerals, number = text("render.numerals", lang), text("render.lesson_number", lang)  # number: its template
+    on = chart.generals.on
     rows = (
-        (
-            text("render.lessons", lang),
-            [text("render.lesson_number", lang, number=numerals[x.number - 1]) for x in order],
-        ),
-        (text("render.general_row", lang), [short(chart.generals.on(x.upper), lang) + _SPACE for x in order]),
-        (text("render.upper_row", lang), [f"{x.upper}{_SPACE}" for x in order]),
-        (text("render.lower_row", lang), [f"{x.lower}{_SPACE}" for x in order]),
+        (text("render.lessons", lang), [number.format(number=numerals[x.number - 1]) for x in order]),
+        (text("render.general_row", lang), [short(on(x.upper), lang) + _SPACE for x in order]),
+        (text("render.upper_row", lang), [x.upper._name_ + _SPACE for x in order]),
+        (text("render.lower_row", lang), [x.lower._name_ + _SPACE for x in order]),
         (
             text("render.relation_row", lang),
             [(show(x.relation, lang) if x.relation else _SPACE) + _SPACE for x in order],

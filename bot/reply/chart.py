@@ -14,6 +14,7 @@ import discord
 from bot.core.user_text import clip, escaped
 from bot.core.words import Lang, gloss, language_of, text, word
 from engine import Chart, School, Step
+from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
 from texts import render as chart_text
@@ -22,7 +23,7 @@ from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
 from texts.matters.sentences import unrecognised
 from texts.matters.values import MatterSection, answer
-from texts.memo import LRU, Sampled
+from texts.memo import LRU, Hashed, Sampled, last_one
 from texts.reading import Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
@@ -34,6 +35,12 @@ from .matters import matter_fields, subject
 __all__ = ["EXCLUDED_MARK", "MOMENT_STAMP", "ChartReply", "build_embeds", "chart_embeds", "chart_reply"]
 
 MOMENT_STAMP = "%Y-%m-%d %H:%M"  # the moment line's clock time (bot.reply.kept rewrites it per minute)
+
+
+@last_one  # the charts of one moment share it (engine.cast): once for a reply's moment line and its kept key
+def clock_of(m: Moment) -> str:
+    """The moment line's clock time, as the line writes it (``MOMENT_STAMP``)."""
+    return format(m.local, MOMENT_STAMP)
 
 
 def _title(chart: Chart, reading: Reading | None, lang: Lang) -> str:
@@ -71,7 +78,7 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
         zone = f"{zone} — {zone_note}"
     override = "" if chart.yuejiang == m.yuejiang else text("embed.override", lang, calendar=m.yuejiang)
     return [
-        f"**{text('embed.moment', lang)}** {m.local:{MOMENT_STAMP}}",
+        f"**{text('embed.moment', lang)}** {clock_of(m)}",
         f"**{text('embed.zone', lang)}** {zone}",
         text("embed.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour, yuejiang=chart.yuejiang,
              override=override),
@@ -80,18 +87,15 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
 
 
 def _transmission_lines(chart: Chart, lang: Lang) -> str:
+    # The words each row repeats, looked up once for the three rows.
+    sep, hidden, ground = text("embed.sep", lang), text("embed.hidden", lang), text("embed.ground", lang)
+    void = f" 〔{text('embed.void', lang)}〕"
     rows = []
     for step in chart.steps:
-        hidden = f"{text('embed.hidden', lang)} {step.hidden_stem}" if step.hidden_stem is not None else ""
-        void = f" 〔{text('embed.void', lang)}〕" if step.void else ""
-        parts = [
-            f"{show(step.position, lang)} **{step.branch}**",
-            show(step.general, lang),
-            show(step.kin, lang),
-            hidden,
-        ]
-        rows.append(text("embed.sep", lang).join(p for p in parts if p)
-                    + f" （{text('embed.ground', lang)} {step.ground}）" + void)
+        parts = [f"{show(step.position, lang)} **{step.branch}**", show(step.general, lang), show(step.kin, lang)]
+        if step.hidden_stem is not None:
+            parts.append(f"{hidden} {step.hidden_stem}")
+        rows.append(sep.join(p for p in parts if p) + f" （{ground} {step.ground}）" + (void if step.void else ""))
     return "\n".join(rows)
 
 
@@ -232,8 +236,8 @@ def build_embeds(
         extra = [(text("embed.question", lang), p) for p in rest]
     first.description = description
     placed = [
-        *pieces(extra, lang),
-        *pieces(matter_fields(matters, lang), lang),  # the matter asked, first
+        *(pieces(extra, lang) if extra else ()),
+        *(pieces(matter_fields(matters, lang), lang) if matters else ()),  # the matter asked, first
         *_chart_pieces(chart, title.split(" ｜ ")[0], lang),
         *_reading_pieces(reading, lang),
     ]
@@ -242,7 +246,7 @@ def build_embeds(
 
 def _chart_pieces(chart: Chart, name: str, lang: Lang) -> tuple[Piece, ...]:
     """四課, 三伝 and 天地盤: they depend only on the classical inputs, so each is written once."""
-    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, name, lang)
+    key = Hashed(chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, name, lang)
     found = _CHART_PIECES.get(key)
     if found is None:
         fields = [

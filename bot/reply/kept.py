@@ -14,20 +14,20 @@ a sample of the entries, ``texts.memo.Sampled``).
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any, NamedTuple, NoReturn
 
 import discord
 
 from engine import Chart
-from engine.calendar import Moment
 from engine.facts import Facts
 from engine.terms import General
 from texts.matters.recognise import Matter
-from texts.memo import LRU, Sampled, last_one
+from texts.memo import LRU, Hashed, Sampled
 from texts.picture.draw import hour_key
 
 from . import chart as writer
-from .chart import MOMENT_STAMP, ChartReply, chart_reply
+from .chart import ChartReply, chart_reply, clock_of
 
 __all__ = ["BUDGET", "Shared", "remembered_reply"]
 
@@ -91,7 +91,7 @@ class Shared(dict[str, Any]):
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
 
-def _shared(embed: dict[str, Any]) -> dict[str, Any]:
+def _shared(embed: Mapping[str, Any]) -> dict[str, Any]:
     """An embed's dict to keep: its fields (a tuple: each copy gets a list of its own) and its other
     dicts made ``Shared``."""
     return {key: (tuple(Shared(f) for f in value) if key == "fields" else Shared(value) if isinstance(value, dict)
@@ -103,14 +103,9 @@ def _fresh(embed: dict[str, Any]) -> discord.Embed:
     return discord.Embed.from_dict(embed if fields is None else {**embed, "fields": [*fields]})
 
 
-@last_one  # the charts of one moment share it (engine.cast): one formatting for a run of them
-def _clock_of(m: Moment) -> str:
-    return format(m.local, MOMENT_STAMP)
-
-
 def _stamp_of(chart: Chart) -> str:
     """What a reply shows of the moment's time: the moment line's clock time, as the line writes it."""
-    return "" if chart.moment is None else _clock_of(chart.moment)
+    return "" if chart.moment is None else clock_of(chart.moment)
 
 
 def _kept(written: tuple[dict[str, Any], ...], spirits: frozenset[General], stamp: str, question: str | None,
@@ -142,14 +137,15 @@ def remembered_reply(
     # inputs, school and everything of its moment but the clock time; quicker to hash than the chart).
     # And the functions that write it, as the module holds them now: a reading swapped in (a test's
     # stand-in for a huge one, say) is a different reply, never one kept from before.
-    key = (hour_key(chart), locale, question, matter, zone_note, known, *(vars(writer)[name] for name in _WRITERS))
+    key = Hashed(hour_key(chart), locale, question, matter, zone_note, known,
+                 *(vars(writer)[name] for name in _WRITERS))
     stamp = _stamp_of(chart)
     kept = _REPLIES.get(key)
     if kept is not None and kept.stamp != stamp and (kept.at < 0 or len(kept.stamp) != len(stamp)):
         kept = None  # the time cannot be rewritten in place: this minute written anew
     if kept is None:
         reply = chart_reply(chart, locale=locale, question=question, matter=matter, zone_note=zone_note, known=known)
-        written: tuple[dict[str, Any], ...] = tuple(_shared(dict(e.to_dict())) for e in reply.embeds)
+        written = tuple(_shared(e.to_dict()) for e in reply.embeds)
         kept = _REPLIES.put(key, _kept(written, reply.spirits, stamp, question, tuple(len(e) for e in reply.embeds)))
     dicts, at = kept.embeds, kept.at
     if kept.stamp == stamp:

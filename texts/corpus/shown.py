@@ -22,7 +22,7 @@ def original(unit: Unit, lang: Lang = "ja") -> str:
     [sic], 〔原文如此〕): never silently repaired."""
     # the corpus writes the sic mark in Japanese; other readers get their own word for it
     shown = unit.display_original
-    return shown if lang == "ja" else shown.replace(_SIC, text("reading.sic", lang))
+    return shown if lang == "ja" or _SIC not in shown else shown.replace(_SIC, text("reading.sic", lang))
 
 
 _SIC = "〔ママ〕"  # what texts.corpus.Unit.display puts after a slip

@@ -28,11 +28,11 @@ from engine.facts import facts as derive_facts
 from engine.patterns import Pattern, Patterns, classify
 from engine.reasons import Rule, Value
 from engine.school import School
-from engine.symbols import Branch
-from engine.terms import Frame, General, Method, PatternName, Position, Role, Seat
+from engine.symbols import Branch, Stem
+from engine.terms import Frame, General, Kin, Method, PatternName, Position, Role, Seat, Vigour
 from texts.corpus import Corpus, Unit, corpus
-from texts.memo import LRU, Sampled
-from texts.reading.values import Entry, Note, Reading, Said, Section
+from texts.memo import LRU, Hashed, Sampled
+from texts.reading.values import Entry, Note, Reading, Said, Section, pairs
 
 # Openings that speak of the general only as 發用: ¶95 「但見騰蛇」 and ¶107 「或逢勾陳發用」. They are
 # quoted for the 初伝 alone.
@@ -109,6 +109,17 @@ _NO_RULE_LINE = frozenset({Method.綴瑕})
 _REMOTE_SEVERAL_UNIT = "method.遙剋.比用"
 
 
+# A note's (name, value) pairs for the values that are members of one enum, made once: the notes of
+# every reading share them, so a reading makes, weighs and frees fewer objects, and a note kept by
+# ``say`` holds the very pairs a new equal note holds. One table per enum (equal IntEnums of two
+# enums, Branch.子 == Stem.甲, must not find each other's pair).
+_POSITION, _BRANCH, _GROUND = pairs("position", Position), pairs("branch", Branch), pairs("ground", Branch)
+_GENERAL, _KIN, _STEM = pairs("general", General), pairs("kin", Kin), pairs("stem", Stem)
+_SEAT, _UPPER = pairs("seat", Seat), pairs("upper", Branch)
+_MONTH, _VIGOUR = pairs("month", Branch), pairs("vigour", Vigour)
+_NAME, _METHOD = pairs("name", PatternName), pairs("method", Method)
+
+
 class _Builder:
     """Collects entries, quoting each unit at most once."""
 
@@ -167,7 +178,7 @@ def read(
     when the caller has it already (the matter section does), so it is not worked out twice.
     """
     facts = derive_facts(chart) if known is None else known
-    key = (chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts, quoted)
+    key = Hashed(chart.day, chart.yuejiang, chart.hour, chart.school, chart.steps, facts, quoted)
     cached = _CACHE.get(key) if texts is None else None
     if cached is None:
         found = classify(chart, facts) if patterns is None else patterns  # shared, not redone
@@ -186,7 +197,7 @@ def read(
 
 
 def _reasons(p: Pattern) -> tuple[Said, ...]:
-    return (Note("pattern", (("name", p.name),)), *p.reasons)
+    return (Note("pattern", (_NAME[p.name],)), *p.reasons)
 
 
 def _name(b: _Builder, chart: Chart, found: Patterns) -> None:
@@ -196,15 +207,15 @@ def _name(b: _Builder, chart: Chart, found: Patterns) -> None:
     if framing is not None:
         t = chart.transmissions
         name = (
-            Note("name", (("method", t.method),))
-            if t.frame is None or t.frame.name == t.method.name
+            Note("name", (_METHOD[t.method],))
+            if t.frame is None or t.frame._name_ == t.method._name_  # _name_: .name is a Python-level property
             else (Note("name_framed", (("frame", t.frame), ("method", t.method))))
         )
         b.add(Entry(Section.課名, Role.課体, None, framing, (name,)))
     # Several names may share one verse (伏吟 and 自信, 八専 and 帷簿): one entry says all their reasons.
     verses: dict[str, tuple[Unit, list[Said]]] = {}
     for p in held:
-        unit = b.texts.pattern(p.name.name)
+        unit = b.texts.pattern(p.name._name_)
         if unit is None:
             b.add(Entry(Section.課名, Role.課体, None, None, (*_reasons(p), *_no_verse(b.texts, p.name))))
             continue
@@ -226,13 +237,14 @@ def _hidden_chant_search(chart: Chart) -> Note:
 
 def _step_facts(chart: Chart, facts: Facts, index: int) -> tuple[Note, ...]:
     step, known = chart.steps[index], facts.steps[index]
-    notes: list[Note] = [Note("kin", (("branch", step.branch), ("kin", step.kin)))]
+    branch = _BRANCH[step.branch]
+    notes: list[Note] = [Note("kin", (branch, _KIN[step.kin]))]
     if known.vigour is not None and facts.month is not None:
-        notes.append(Note("vigour", (("branch", step.branch), ("month", facts.month), ("vigour", known.vigour))))
+        notes.append(Note("vigour", (branch, _MONTH[facts.month], _VIGOUR[known.vigour])))
     if step.void:
-        notes.append(Note("void", (("branch", step.branch),)))
+        notes.append(Note("void", (branch,)))
     elif step.hidden_stem is not None:
-        notes.append(Note("hidden_stem", (("branch", step.branch), ("stem", step.hidden_stem))))
+        notes.append(Note("hidden_stem", (branch, _STEM[step.hidden_stem])))
     return tuple(notes)
 
 
@@ -240,7 +252,8 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
     step = chart.steps[index]
     position = step.position
     general, ground = step.general, step.ground
-    rides = Note("rides", (("position", position), ("branch", step.branch), ("general", general), ("ground", ground)))
+    on_ground = (_GENERAL[general], _GROUND[ground])  # what stands_on says, and rides after the 伝
+    rides = Note("rides", (_POSITION[position], _BRANCH[step.branch], *on_ground))
     if opening and general is General.貴人:
         # ¶87 天乙居中 is where the generals stand, not what 貴人 means: its name line says that.
         b.add(Entry(section, Role.天将, position, None, (rides, Note("noble_opening"))))
@@ -249,7 +262,7 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
         excluded = unit is not None and ground._name_ in unit.excludes
         notes: tuple[Said, ...] = (rides,)
         if excluded:
-            notes += (Note("excluded", (("general", general), ("ground", ground))),)
+            notes += (Note("excluded", on_ground),)
         b.add(Entry(section, Role.天将, position, unit, notes, excluded))
     on = b.texts.general_on(general, ground)
     if on is not None:
@@ -259,25 +272,25 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
                 Role.所臨,
                 position,
                 on,
-                (Note("stands_on", (("general", general), ("ground", ground))),),
+                (Note("stands_on", on_ground),),
                 names=_names_for(on, ground),
             )
         )
     elif general is General.天空:
-        b.add(Entry(section, Role.所臨, position, None, (Note("no_line_天空", (("ground", ground),)),)))
+        b.add(Entry(section, Role.所臨, position, None, (Note("no_line_天空", (_GROUND[ground],)),)))
     else:
         b.add(
-            Entry(section, Role.所臨, position, None, (Note("no_line_on", (("general", general), ("ground", ground))),))
+            Entry(section, Role.所臨, position, None, (Note("no_line_on", on_ground),))
         )
 
 
 def _no_verse(texts: Corpus, name: PatternName) -> tuple[Note, ...]:
     """A pattern without a verse of its own, and where the text names it all the same (昴星, ¶147)."""
-    lines = texts.named_in_patterns(name.name)
-    said = Note("no_verse", (("name", name),))
+    lines = texts.named_in_patterns(name._name_)
+    said = Note("no_verse", (_NAME[name],))
     if not lines:
         return (said,)
-    return said, Note("named_in", (("name", name), ("lines", ",¶".join(map(str, lines)))))
+    return said, Note("named_in", (_NAME[name], ("lines", ",¶".join(map(str, lines)))))
 
 
 def _names_for(unit: Unit, ground: Branch) -> tuple[str, ...]:
@@ -297,20 +310,15 @@ def _day(b: _Builder, chart: Chart, found: Patterns) -> None:
     never the branch's), stated from the chart. ¶39 (日辰, 寄宮) is quoted first only where a reason
     of this chart turns on a stem's 寄宮 (八専, 別責 on a 陽日, 乱首, 贅婿, 天獄, the depth count)."""
     stem = chart.day.stem
-    reasons = (*chart.transmissions.trace, *(w for p in found.held for w in p.reasons))
-    if any(w.rule in _LODGING_RULES for w in reasons):
+    if any(w.rule in _LODGING_RULES for w in chart.transmissions.trace) or any(
+            w.rule in _LODGING_RULES for p in found.held for w in p.reasons):
         lodging = Note("lodging", (("stem", stem), ("lodging", stem.lodging)))
         b.add(Entry(Section.干支, Role.干支, None, b.unit("procedure.日辰"), (lodging,)))
     notes: tuple[Said, ...] = tuple(
         Note(
             "seat",
-            (
-                ("seat", seat),
-                ("upper", upper),
-                ("general", chart.generals.on(upper)),
-                ("stem", stem),
-                ("kin", kin(stem.element, upper.element)),
-            ),
+            (_SEAT[seat], _UPPER[upper], _GENERAL[chart.generals.on(upper)], _STEM[stem],
+             _KIN[kin(stem.element, upper.element)]),
         )
         for seat, upper in ((Seat.干上神, chart.stem_upper), (Seat.支上神, chart.branch_upper))
     )
@@ -325,21 +333,21 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
     for p in found.held:
         if p.name in _NAME_PATTERNS:
             continue
-        notes: list[Said] = [Note("pattern", (("name", p.name),))]
+        notes: list[Said] = [Note("pattern", (_NAME[p.name],))]
         for why in p.reasons:
             # 龍首 and 富貴 both hold because 貴人 rides the 初伝: say the fact once, point back.
             fact = (Rule.P_富貴 if why.rule is Rule.P_龍首_NOBLE else why.rule, why.values)
             if fact in said:
-                notes.append(Note("same_fact", (("name", said[fact]),)))
+                notes.append(Note("same_fact", (_NAME[said[fact]],)))
             else:
                 said[fact] = p.name
                 notes.append(why)
-        unit = b.texts.pattern(p.name.name)
+        unit = b.texts.pattern(p.name._name_)
         if unit is None:
             notes.extend(_no_verse(b.texts, p.name))
         b.add(Entry(Section.課体, Role.課体, None, unit, tuple(notes)))
     for u in found.undecided:
-        b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (("name", u.name),)), u.why)))
+        b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (_NAME[u.name],)), u.why)))
 
 
 def _later(b: _Builder, chart: Chart) -> None:
@@ -362,7 +370,7 @@ def _later(b: _Builder, chart: Chart) -> None:
         _general_entries(b, chart, index, Section.中末, opening=step.general not in _INITIAL_ONLY)
         if step.void:
             b.entries.append(
-                Entry(Section.中末, Role.天将, step.position, None, (Note("void", (("branch", step.branch),)),))
+                Entry(Section.中末, Role.天将, step.position, None, (Note("void", (_BRANCH[step.branch],)),))
             )
 
 
@@ -379,9 +387,9 @@ def _method(b: _Builder, chart: Chart) -> None:
         unit = b.unit(unit_id)
         if unit is None:
             continue
-        notes: tuple[Said, ...] = (Note("method", (("method", t.method),)),) if first else ()
+        notes: tuple[Said, ...] = (Note("method", (_METHOD[t.method],)),) if first else ()
         if first and t.method in _NO_RULE_LINE:
-            notes += (Note("no_rule_line", (("method", t.method),)),)
+            notes += (Note("no_rule_line", (_METHOD[t.method],)),)
         b.add(Entry(Section.取法, Role.課格 if unit_id in frame_ids else Role.課法, None, unit, notes))
         first = False
     b.entries.append(Entry(Section.取法, Role.課法, None, None, t.trace))

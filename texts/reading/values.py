@@ -6,7 +6,8 @@ texts/reading/sentences.py writes them in the reader's language; texts/reading/m
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
+from typing import TypeVar
 
 from engine.chart import Chart
 from engine.facts import Facts
@@ -39,6 +40,13 @@ class Note:
 
 
 Said = Note | Why  # what an entry says besides its quotation
+_E = TypeVar("_E", bound=Enum)
+
+
+def pairs(name: str, kind: type[_E]) -> dict[_E, tuple[str, _E]]:
+    """A note's ``(name, member)`` value for each member of ``kind``, made once for the notes of
+    every reading to share (texts/reading/match.py)."""
+    return {member: (name, member) for member in kind}
 
 
 @dataclass(frozen=True, slots=True)

@@ -189,7 +189,7 @@ def text(key: str, lang: Lang, /, **values: object) -> str:
     """The template ``key`` in ``lang``, formatted with ``values``; ``KeyError`` for an unknown key."""
     table = _LOADED.get(lang)
     template = (words()[lang] if table is None else table)[key]
-    return template.format(**values) if values else template
+    return template.format_map(values) if values else template  # format_map: the values' dict, not a copy
 
 
 # Each term as found, by language, then enum (the IntEnums of engine.symbols and engine.terms compare

@@ -27,8 +27,8 @@ def show(value: object, lang: Lang) -> str:
         return term(value, lang)
     if isinstance(value, tuple):
         if value and isinstance(value[0], tuple):
-            return text("why.item_sep", lang).join(_item(v, lang) for v in value)
-        return text("list.sep", lang).join(show(v, lang) for v in value)
+            return text("why.item_sep", lang).join([_item(v, lang) for v in value])
+        return text("list.sep", lang).join([show(v, lang) for v in value])
     if isinstance(value, Pillar | int | str):
         return str(value)
     raise TypeError(f"cannot show {value!r} in a reason")
@@ -64,7 +64,7 @@ def chart_name(transmissions: Transmissions, lang: Lang) -> str:
     """The 課名 in the reader's script: 元首, 反吟・重審 (ja), 反吟·重審 (zh) …"""
     method = term(transmissions.method, lang)
     frame = transmissions.frame
-    if frame is None or frame.name == transmissions.method.name:
+    if frame is None or frame._name_ == transmissions.method._name_:
         return method
     return term(frame, lang) + text("list.name_sep", lang) + method
 
