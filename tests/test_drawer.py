@@ -90,10 +90,12 @@ async def test_a_child_that_has_drawn_nothing_is_a_bare_interpreter() -> None:
 
 async def test_a_result_this_process_cannot_load_is_told_to_its_caller_alone() -> None:
     child = await drawer.drawn(os.getpid)
-    # The child answers with an instance of a class it made up: the pickle names a class only it has.
-    with pytest.raises((AttributeError, ModuleNotFoundError)):
-        await drawer.drawn(exec, "import pickle, sys; sys.modules['__main__'].Made = type('Made', (), {})")
-        await drawer.drawn(eval, "__import__('sys').modules['__main__'].Made()")
+    # The child answers with an instance of a class it made up: the pickle names a module only it has.
+    made_up = ("import sys, types; m = sys.modules['liuren_only_there'] = types.ModuleType('liuren_only_there'); "
+               "m.Made = type('Made', (), {'__module__': 'liuren_only_there'})")
+    assert await drawer.drawn(exec, made_up) is None
+    with pytest.raises(ModuleNotFoundError, match="liuren_only_there"):
+        await drawer.drawn(eval, "__import__('liuren_only_there').Made()")
     assert await drawer.drawn(divmod, 9, 4) == (2, 1) and await drawer.drawn(os.getpid) == child
 
 
