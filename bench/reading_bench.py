@@ -20,11 +20,14 @@ Workloads, CPU time (``time.process_time``, every thread) per /cast:
 - ``new hours``: a chart moment never shown before each time (caches warm from earlier rounds
   only for the charts' classical parts);
 
-each with the picture off and on, the collector set as the bot's process sets it once started
-(``bot.core.collector.settle``, after the warm-up cast: start-up's objects frozen, the youngest
-generation searched every ``YOUNG_THRESHOLD`` allocations). Each figure is the median over
-``--rounds`` rounds, the order of the workloads rotating; ratios are ours/peer. Then start-up:
-``liuren cast --day 甲子 --yuejiang 亥 --hour 午`` beside ``python -c pass``, run alternately
+each with the picture off and on (drawn in this process, as the bot draws it on a machine of one
+core or with ``LIUREN_DRAWING=thread``, its allocator set so: with the drawing process, the bot's
+loop pays ~0.36 ms a picture and the drawing is the child's, as ``bench/bot_bench.py`` prints), the
+collector set as the bot's process sets it once started (``bot.core.collector.settle``, after the
+warm-up cast: start-up's objects frozen, the youngest generation searched every ``YOUNG_THRESHOLD``
+allocations). Each figure is the median over ``--rounds`` rounds, the order of the workloads
+rotating; ratios are ours/peer. Then start-up: ``liuren cast --day 甲子 --yuejiang 亥 --hour 午`` beside
+``python -c pass``, run alternately
 ``--starts`` times each (wall clock, median).
 Not a test: timings are printed, never asserted.
 """
@@ -59,6 +62,7 @@ from bot.casebook.privacy import known_for
 from bot.casebook.views import case_view
 from bot.core.collector import settle
 from bot.core.reader import Reader
+from bot.core.worker import draw_apart
 from bot.reply.send import picture_file
 from bot.store import Case, GuildOptions
 from texts.picture.draw import draw
@@ -165,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
 
     copied = ours(same_minute[0], picture=True)  # first-use work (imports, fonts, words) is not a cast's
     peer = Peer(copied, draw(engine.cast(READER.moment(same_minute[0], NOW))).png)
+    draw_apart(False)  # the pictures drawn here: the allocator as a bot drawing in its own process has it
     settle()  # the collector as the bot runs with it (bot/__main__.py settles once READY)
     workloads: list[tuple[str, Callable[[], list[str]]]] = [
         ("same minute", lambda: same_minute), ("same hour", lambda: same_hour), ("new hours", new_hours),
