@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 # What a start imports: the process, then the features its setup_hook loads.
 START = """
@@ -26,6 +28,7 @@ AT_FIRST_USE = (
     "bot.casebook.export", "csv", "zipfile", "bot.casebook.tally",  # /case export, /case record
     "texts.quiz.values", "texts.quiz.questions", "texts.quiz.sentences",  # a quiz's questions
     "platformdirs",  # the user's folders, when LIUREN_DB names no file
+    "texts.matters.values", "texts.matters.sentences",  # the first /cast with a question or a matter
 )
 
 
@@ -54,3 +57,17 @@ def test_the_configured_zone_is_checked_without_importlib_resources() -> None:
             "print('importlib.resources' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False"]
+
+
+def test_the_matters_package_gives_every_name_it_lists_from_its_module() -> None:
+    """texts.matters loads its reading and sentences when a name is first asked for: each name of
+    ``__all__`` is there, and is its module's own (a name forgotten would fail only where used)."""
+    import texts.matters as matters
+    from texts.matters import sentences, values
+
+    for name in matters.__all__:
+        homes = [m for m in (sentences, values) if name in vars(m)]
+        assert homes and getattr(matters, name) is getattr(homes[0], name), name
+    with pytest.raises(AttributeError):
+        _ = matters.nothing_of_the_kind
+

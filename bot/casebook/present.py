@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 import discord
 
 import engine
+import texts.matters as matter_texts
 from bot.core.errors import ReplyError
 from bot.core.user_text import echo, escaped
 from bot.core.words import Lang, text, word
@@ -33,7 +34,6 @@ from engine.terms import General
 from texts.alternatives import alternative_lines, sun_lines
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import choose
-from texts.matters.values import answer
 from texts.picture.draw import Picture, Theme, filename, keep, kept, paint, picture_key
 from texts.words.explain import explain
 
@@ -248,7 +248,7 @@ def source_pages(chart: Chart, known: Facts | None, lang: Lang, *, question: str
     in full, in pages that each fit one embed: the original, and under it what a reader of
     ``lang`` is shown (``texts.corpus.shown.unit_lines``: the seed's Japanese; for English readers the
     project's English, labelled, first)."""
-    reply = answer(chart, known, question=question, matter=matter)
+    reply = matter_texts.answer(chart, known, question=question, matter=matter)
     quoted = [q.unit for m in reply.matters for q in m.quotes() if not q.above]
     blocks = []
     for unit in (*quoted, *reply.reading.units()):

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import discord
 
+import texts.matters as matter_texts
 from bot.core.user_text import clip, escaped
 from bot.core.words import Lang, gloss, language_of, text, word
 from engine import Chart, School, Step
@@ -21,8 +23,6 @@ from texts import render as chart_text
 from texts.alternatives import summary_line, sun_lines
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import Matter
-from texts.matters.sentences import unrecognised
-from texts.matters.values import MatterSection, answer
 from texts.memo import LRU, Hashed, Sampled, last_one
 from texts.reading import Reading, Section, read
 from texts.reading.sentences import notes, role_label, section_title
@@ -31,6 +31,9 @@ from texts.words.schools import school_line
 
 from .limits import DESCRIPTION_MAX, TITLE_MAX, Draft, Piece, fill, pieces, split_lines
 from .matters import matter_fields, subject
+
+if TYPE_CHECKING:  # loaded with the first matter asked (texts.matters)
+    from texts.matters.values import Answer, MatterSection
 
 __all__ = ["EXCLUDED_MARK", "MOMENT_STAMP", "ChartReply", "build_embeds", "chart_embeds", "chart_reply"]
 
@@ -164,6 +167,12 @@ class ChartReply:
     sizes: tuple[int, ...] = ()  # len(embed) as handed out (len walks every field: done once per reply)
 
 
+def answer(chart: Chart, known: Facts | None, *, question: str | None, matter: str | Matter | None) -> Answer:
+    """The matters asked and the general reading (``texts.matters.values.answer``, whose module loads
+    with the first matter asked)."""
+    return matter_texts.answer(chart, known, question=question, matter=matter)
+
+
 def chart_reply(
     chart: Chart,
     *,
@@ -222,7 +231,8 @@ def build_embeds(
         description_lines.extend(f"-# {line}" for line in sun_lines(chart.sun, lang))
     description_lines.append(f"-# {summary_line(chart, lang)}")  # the other schools, one line (docs/rules.md §10.1)
     if unread:
-        description_lines.append(f"-# {unrecognised(lang, '`matter:`')}")  # the texts' own line, as the CLI's
+        # the texts' own line, as the CLI's
+        description_lines.append(f"-# {matter_texts.unrecognised(lang, '`matter:`')}")
     note = text("embed.translation_note", lang)
     if note and reading is not None and reading.entries:
         description_lines.append(f"-# {note}")

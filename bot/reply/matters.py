@@ -12,12 +12,16 @@ where it would read as the seed's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+import texts.matters as matter_texts
 from bot.core.words import Lang, text, word
 from texts.corpus import Unit
 from texts.corpus.shown import unit_lines
-from texts.matters.sentences import Item, items
-from texts.matters.values import MatterSection
+
+if TYPE_CHECKING:  # loaded with the first matter asked (texts.matters)
+    from texts.matters.sentences import Item
+    from texts.matters.values import MatterSection
 
 __all__ = ["matter_fields", "subject"]
 
@@ -55,7 +59,7 @@ def matter_fields(sections: Sequence[MatterSection], lang: Lang) -> list[tuple[s
     out: list[tuple[str, str]] = []
     for section in sections:
         heading = ""
-        for item in items(section, lang):
+        for item in matter_texts.items(section, lang):
             if item.heading is not None:
                 heading = item.heading
                 name = f"{word('matter.title', lang)} — {heading}" if not out else heading
