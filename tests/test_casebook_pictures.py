@@ -17,6 +17,7 @@ import pytest
 from bot.casebook import present
 from bot.core import worker
 from bot.core.drawing import process as drawer
+from bot.reply import picture as reply_picture
 from engine import cast
 from texts.picture import draw as picture
 
@@ -36,13 +37,13 @@ async def apart(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 async def test_casts_of_one_hour_arriving_together_draw_its_picture_once(monkeypatch: pytest.MonkeyPatch,
                                                                          apart: bool) -> None:
     drawn: list[Any] = []
-    real = present.on_drawing_side
+    real = reply_picture.on_drawing_side
 
     async def counted(work: Callable[..., picture.Picture], chart: Any, **options: Any) -> picture.Picture:
         drawn.append(chart.moment.local)
         return await real(work, chart, **options)
 
-    monkeypatch.setattr(present, "on_drawing_side", counted)
+    monkeypatch.setattr(reply_picture, "on_drawing_side", counted)
     charts = [cast(START + timedelta(minutes=m)) for m in (0, 7, 59, 61, 119)]
     found = await asyncio.gather(*(present.picture_for(c, "ja") for c in charts))
     assert len(drawn) == 1
@@ -63,7 +64,7 @@ async def test_casts_of_one_hour_arriving_together_draw_its_picture_once(monkeyp
 async def test_a_failed_drawing_is_not_kept(monkeypatch: pytest.MonkeyPatch, apart: bool) -> None:
     # A drawing that fails where it runs, in the process as on the thread (it is picklable):
     # division takes no theme=, lang=….
-    monkeypatch.setattr(present, "paint", operator.truediv)
+    monkeypatch.setattr(reply_picture, "paint", operator.truediv)
     chart = cast(START + timedelta(days=1))
     for _ in range(2):  # told each time, never a picture kept from a failure
         with pytest.raises(TypeError):

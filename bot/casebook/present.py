@@ -20,10 +20,10 @@ import texts.matters as matter_texts
 from bot.core.errors import ReplyError
 from bot.core.user_text import echo, escaped
 from bot.core.words import Lang, text, word
-from bot.core.worker import on_drawing_side
 from bot.reply.chart import ChartReply
 from bot.reply.kept import remembered_reply
 from bot.reply.limits import EMBED_TOTAL_MAX
+from bot.reply.picture import drawn
 from bot.store import Bad, Case, CaseNote, NewCase, Profile, decoded, normalize_case_id, stored_text
 from engine import Chart
 from engine.facts import Facts
@@ -34,7 +34,7 @@ from engine.terms import General
 from texts.alternatives import alternative_lines, sun_lines
 from texts.corpus.shown import unit_lines
 from texts.matters.recognise import choose
-from texts.picture.draw import Picture, Theme, filename, keep, kept, paint, picture_key
+from texts.picture.draw import Picture, Theme, filename, kept, picture_key
 from texts.words.explain import explain
 
 from .privacy import known_for
@@ -147,17 +147,12 @@ async def _drawn(chart: Chart, chosen: Theme, lang: Lang, known: Facts | None,
     key = picture_key(chart, chosen, lang, known, spirits)
     drawing = _DRAWING.get(key)
     if drawing is None:
-        drawing = _DRAWING[key] = asyncio.ensure_future(_painted(chart, chosen, lang, known, spirits))
+        drawing = _DRAWING[key] = asyncio.ensure_future(drawn(chart, theme=chosen, lang=lang, known=known,
+                                                             highlight=spirits))
         drawing.add_done_callback(lambda _: _DRAWING.pop(key, None))
-    drawn = await asyncio.shield(drawing)  # one caller cancelled stops no other
+    shared = await asyncio.shield(drawing)  # one caller cancelled stops no other
     name = filename(chart)  # the attachment still names the minute
-    return drawn if drawn.filename == name else Picture(drawn.png, drawn.alt, name)
-
-
-async def _painted(chart: Chart, chosen: Theme, lang: Lang, known: Facts | None,
-                   spirits: frozenset[General]) -> Picture:
-    painted = await on_drawing_side(paint, chart, theme=chosen, lang=lang, known=known, highlight=spirits)
-    return keep(chart, painted, theme=chosen, lang=lang, known=known, highlight=spirits)
+    return shared if shared.filename == name else Picture(shared.png, shared.alt, name)
 
 
 async def load_case(bot: LiurenBot, interaction: discord.Interaction[Any], typed: str, lang: Lang) -> Case:

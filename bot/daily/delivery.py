@@ -27,10 +27,10 @@ import discord
 
 from bot.core.config import DeliveryConfig
 from bot.core.words import language_of
-from bot.core.worker import off_loop, on_drawing_side
+from bot.core.worker import off_loop
 from bot.core.zones import zone_data_version
+from bot.reply.picture import drawn
 from bot.store import Claimed, Shards, Store, epoch
-from texts.picture.draw import keep, paint
 
 from .compose import Post, compose, with_picture, without_picture
 from .failures import Pace, describe, is_gone, is_transient, may_have_arrived
@@ -253,10 +253,8 @@ class Delivery:
         post = await off_loop(compose, at, plan.zone, locale, False, options.chosen_school, self.site_url)
         if not image:
             return post
-        # Drawn where /cast's pictures are (the drawing process, where there is one) and kept there.
-        lang = language_of(locale)
-        painted = await on_drawing_side(paint, post.chart, theme="dark", lang=lang)
-        return with_picture(post, keep(post.chart, painted, theme="dark", lang=lang))
+        # Drawn where /cast's pictures are (the drawing process, where there is one), kept for the 時.
+        return with_picture(post, await drawn(post.chart, theme="dark", lang=language_of(locale)))
 
     def can_attach(self, plan: Plan) -> bool:
         """Whether the bot may upload the picture to the channel (as far as the gateway has told it)."""
