@@ -1,7 +1,6 @@
 """The bot's CPU work off the event loop: a small pool of worker threads, one per core (exports,
-tallies, places, quotes), one drawing thread the daily posts take turns on, and for the pictures of
-/cast and /case, the drawing process (bot.core.drawing) when the machine has a core for it, else the
-drawing thread.
+tallies, places, quotes), and for the pictures (/cast, /case, the daily posts) the drawing process
+(bot.core.drawing) when the machine has a core for it, else one drawing thread they take turns on.
 
 A picture holds the interpreter lock for most of its drawing (its layout and painting; only the
 compression lets go), so a second drawing thread would add little and take the lock from the event
@@ -57,32 +56,35 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 WORKERS = max(1, min(4, _cores()))
-DRAWERS = 1  # the pictures' own thread: they take turns (see above)
-# A second core: the pictures drawn in a process of their own, beside the event loop rather than
-# taking turns with it for the interpreter lock (docs/performance.md, "The drawing process").
-APART = os.name == "posix" and _cores() >= 2  # the child is handed its socket as a file descriptor
+DRAWERS = 1  # the pictures' own thread, where there is no drawing process: they take turns (see above)
 _LIBC = _glibc()  # None for another C library: its own allocator, nothing to cap or trim
-# A picture's 2 MB canvas mapped on its own and unmapped when freed: glibc would otherwise raise its
-# threshold past it and keep every canvas in an arena (the trim threshold as glibc's raising had it).
-# With the drawing process, the blocks this process sees largest are the PNGs (~90 KB) arriving from
-# it, each copied on the way to its upload: mapped on their own too, they no longer scatter the heap.
-MMAP_THRESHOLD = 2**16 if APART else 2**20
 if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, WORKERS + DRAWERS)  # an arena per thread: six threads held ~30 MB more than one
-    _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-    _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
+# Both set by draw_apart below. APART: the pictures drawn in a process of their own, beside the event
+# loop rather than taking turns with it for the interpreter lock (docs/performance.md, "The drawing
+# process"). MMAP_THRESHOLD: a picture's 2 MB canvas mapped on its own and unmapped when freed (glibc
+# would otherwise raise its threshold past it and keep every canvas in an arena; the trim threshold as
+# glibc's raising had it). With the drawing process, the blocks this process sees largest are the PNGs
+# (~90 KB) arriving from it, each copied on the way to its upload: mapped on their own too, they no
+# longer scatter the heap.
+APART = False
+MMAP_THRESHOLD = 2**20
 
 
 def draw_apart(chosen: bool | None) -> None:
     """Draw the pictures in the drawing process (True) or on the drawing thread (False), or as the
-    machine allows (None: the process where it has a second core); the allocator's thresholds follow.
-    The bot sets it once at start, from LIUREN_DRAWING (bot.core.config)."""
+    machine allows (None: the process on POSIX, which can hand the child its socket, with a second
+    core); the allocator's thresholds follow. Set by the machine at import; the bot sets it again at
+    start, from LIUREN_DRAWING (bot.core.config)."""
     global APART, MMAP_THRESHOLD
     APART = (os.name == "posix" and _cores() >= 2) if chosen is None else chosen
     MMAP_THRESHOLD = 2**16 if APART else 2**20
     if _LIBC is not None:
         _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
         _LIBC.mallopt(_M_TRIM_THRESHOLD, 4 * MMAP_THRESHOLD)
+
+
+draw_apart(None)
 
 _POOL = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="liuren-worker")
 _DRAWING = ThreadPoolExecutor(max_workers=DRAWERS, thread_name_prefix="liuren-drawing")
