@@ -1,6 +1,7 @@
-"""The environment, read once at start: where Discord is, the bot's default zone, a dev guild,
-shards, the study site's address, how long to wait for servers at start, where pictures are drawn,
-and how the daily-post service paces itself. A setting that cannot be used is a ``ValueError`` naming the variable."""
+"""The environment, read once at start: where Discord is, the bot's default zone, a dev guild, shards,
+the study site's address, how long to wait for servers at start, where pictures are drawn, and how
+the daily-post service paces itself. A setting that cannot be used is a ``ValueError`` naming the
+variable."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """The bot process: the client, which extensions it loads, the store it opens, and its services.
 
-``make_bot`` builds the client from the environment (tests build it the same way, pointed at a
-local stand-in through ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``). ``setup_hook`` opens
-the store (unless it was opened before), loads the feature extensions — each registers its own
-buttons and starts its own service in ``cog_load`` — and syncs the command tree only when its
-payload changed. ``close`` unloads the extensions (their services stop), disconnects, ends the
-drawing process (bot.core.drawing), then closes the store. The host knows no feature: it loads them by name.
+``make_bot`` builds the client from the environment (tests build it the same way, pointed at a local
+stand-in through ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``). ``setup_hook`` opens the store
+(unless it was opened before), loads the feature extensions — each registers its own buttons and
+starts its own service in ``cog_load`` — and syncs the command tree only when its payload changed.
+``close`` unloads the extensions (their services stop), disconnects, ends the drawing process
+(bot.core.drawing), then closes the store. The host knows no feature: it loads them by name.
 """
 
 from __future__ import annotations
