@@ -278,7 +278,7 @@ async def test_the_cast_picture_marks_the_spirits(standin: DiscordStandIn, start
 
 
 def test_the_daily_post_keeps_the_general_reading() -> None:
-    post = compose(NOW, ZoneInfo("Asia/Tokyo"), "ja", image=False)
+    post = compose(NOW, ZoneInfo("Asia/Tokyo"), "ja")
     first = post.messages[0][0].to_dict()["fields"][0]
     assert first["name"] == i18n.text("embed.lessons", "ja")
 
@@ -310,7 +310,7 @@ async def test_every_chart_reply_names_the_servers_school_options(
 
 
 def test_the_daily_post_in_english_quotes_the_projects_english_labelled() -> None:
-    post = compose(NOW, ZoneInfo("Asia/Tokyo"), "en-US", image=False, school=School(noble_table="甲羊"))
+    post = compose(NOW, ZoneInfo("Asia/Tokyo"), "en-US", school=School(noble_table="甲羊"))
     first = post.messages[0][0].to_dict()
     assert school_line(School(noble_table="甲羊"), "en") in first["description"]
     values = [f["value"] for m in post.messages for e in m for f in e.to_dict().get("fields", [])]

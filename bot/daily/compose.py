@@ -17,7 +17,7 @@ from bot.reply.send import picture_file
 from bot.reply.site import SiteLink, link_view, site_link
 from engine import Chart
 from engine.school import DEFAULT_SCHOOL, School
-from texts.picture.draw import Picture, draw
+from texts.picture.draw import Picture
 
 __all__ = ["Post", "compose", "with_picture", "without_picture"]
 
@@ -43,24 +43,23 @@ class Post:
         return None if self.picture is None else picture_file(self.picture)
 
 
-def compose(at: datetime, zone: ZoneInfo, locale: str, image: bool = True, school: School = DEFAULT_SCHOOL,
+def compose(at: datetime, zone: ZoneInfo, locale: str, school: School = DEFAULT_SCHOOL,
             site: str | None = None) -> Post:
-    """The chart for `at` in `zone` (cast with the ``school`` options) with its reading,
-    (``image``) its picture and (``site``, the study site's address) the link to its page, as
-    messages (blocking: run it in a thread). The zone comes parsed:
-    the chart is cast from the local instant, so nothing here reads a zone name again."""
+    """The chart for `at` in `zone` (cast with the ``school`` options) with its reading and (``site``,
+    the study site's address) the link to its page, as messages, without its picture (drawn where the
+    bot draws: ``with_picture``); blocking: run it in a thread. The zone comes parsed: the chart is
+    cast from the local instant, so nothing here reads a zone name again."""
     local = at.astimezone(zone)
     chart = engine.cast(local, school=school.by_the_clock())  # a schedule has no place: the clock's hour
     lang = language_of(locale)
     header = text("daily.post_header", lang, date=local.date().isoformat(), time=f"{local:%H:%M}", zone=zone.key)
     messages = group_messages(chart_embeds(chart, locale=locale))
-    post = Post(header, tuple(tuple(group) for group in messages), chart, None, site_link(chart, lang, site))
-    return with_picture(post, draw(chart, theme="dark", lang=lang)) if image else post
+    return Post(header, tuple(tuple(group) for group in messages), chart, None, site_link(chart, lang, site))
 
 
 def with_picture(post: Post, picture: Picture) -> Post:
-    """``post`` uploading ``picture`` (its chart's, drawn elsewhere: ``compose(image=False)`` then
-    the drawing) and showing it in its first embed."""
+    """``post`` uploading ``picture`` (its chart's, drawn after ``compose``: bot.reply.picture) and
+    showing it in its first embed."""
     post.messages[0][0].set_image(url=f"attachment://{picture.filename}")
     return replace(post, picture=picture)
 

@@ -250,7 +250,7 @@ class Delivery:
         options = await self.store.guild_options(plan.guild_id)  # the one settings read per post
         locale = options.language or plan.locale
         image = options.image is not False and self.can_attach(plan)
-        post = await off_loop(compose, at, plan.zone, locale, False, options.chosen_school, self.site_url)
+        post = await off_loop(compose, at, plan.zone, locale, options.chosen_school, self.site_url)
         if not image:
             return post
         # Drawn where /cast's pictures are (the drawing process, where there is one), kept for the 時.
