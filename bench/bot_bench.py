@@ -303,9 +303,11 @@ def family(pid: int) -> list[int]:
 def cpu_s(pid: int, part: Part = "all") -> float:
     """User + system CPU seconds (from /proc) of process ``pid`` with those it started (``all``), of
     its main thread alone (``loop``), or of those it started alone (``children``)."""
-    stats = {"all": [Path(f"/proc/{each}/stat") for each in family(pid)],
-             "loop": [Path(f"/proc/{pid}/task/{pid}/stat")],
-             "children": [Path(f"/proc/{each}/stat") for each in family(pid)[1:]]}[part]
+    if part == "loop":
+        stats = [Path(f"/proc/{pid}/task/{pid}/stat")]
+    else:  # the process tree, read once, with or without its root
+        pids = family(pid)
+        stats = [Path(f"/proc/{each}/stat") for each in (pids[1:] if part == "children" else pids)]
     total = 0
     for stat in stats:
         with contextlib.suppress(FileNotFoundError):  # a child gone meanwhile: its time is lost with it

@@ -70,11 +70,15 @@ def picture_key(chart: Chart, theme: Theme, lang: Lang, known: Facts | None,
                 highlight: frozenset[General]) -> tuple[object, ...]:
     """What ``draw``'s picture of ``chart`` is kept by: its 時 (``hour_key``) and the options; every
     cast of the 時 shares it. Raises ``ValueError`` for an unknown theme or language."""
+    _check(theme, lang)
+    return hour_key(chart), theme, lang, known, highlight  # one picture per 時
+
+
+def _check(theme: Theme, lang: Lang) -> None:
     if theme not in THEMES_ALL:
         raise ValueError(f"unknown theme {theme!r}: give 'dark' or 'light'")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: give one of {', '.join(LANGS)}")
-    return hour_key(chart), theme, lang, known, highlight  # one picture per 時
 
 
 def _found(key: tuple[object, ...]) -> _Finished | None:
@@ -186,7 +190,7 @@ def paint(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Fact
           highlight: frozenset[General] = frozenset()) -> Picture:
     """``draw``'s picture drawn now and not kept (a drawing process hands it back to the process
     that keeps it: :func:`keep`). Raises ``ValueError`` for an unknown theme or language."""
-    picture_key(chart, theme, lang, known, highlight)  # its checks
+    _check(theme, lang)
     hour = of_the_hour(chart)
     return Picture(_painted(hour, theme, lang, known, highlight), _alt(hour, lang, known, highlight),
                    filename(chart))
