@@ -6,7 +6,9 @@
 
 Prints, on one core:
   * first picture in a fresh process (fonts loaded, nothing cached), excluding the imports;
-  * a chart never drawn before, with the text caches warm (the usual case in the bot): median, p95;
+  * a chart never drawn before, with the text caches warm: a classical chart (no moment), and a new
+    時 as the bot has it drawn (a cast moment: its date, pillars, 中気 and month's facts; drawn by
+    ``paint``, as the drawing process does, with its alt text): median, p95;
   * a chart already drawn (the finished PNG comes from the cache);
   * the text ring (texts.render.render_text) for the same charts, for comparison;
   * resident memory after rendering N distinct casts (each an instant an hour apart).
@@ -105,7 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     charts = [cast_classical(PILLARS[i % 60], BRANCHES[(i // 60) % 12], BRANCHES[(i * 7) % 12])
               for i in range(min(args.sample, 720))]
     picture.warm(("ja", "en"))  # what the bot does at start-up
-    summary("new chart, dark (texts cached)", timed(render_png, charts))
+    summary("new classical chart, dark", timed(render_png, charts))
+    # A new 時 as the bot's drawing process gets it: a cast moment, two hours on from the last.
+    hours = [cast(datetime(2027, 3, 1, 0, 20) + timedelta(hours=2 * i), "Asia/Tokyo") for i in range(2 * args.sample)]
+    for chart in hours[: args.sample]:  # the texts of a year's dates and pillars, as a running bot has them
+        picture.paint(chart)
+    summary("new 時 with its moment, dark (paint)", timed(picture.paint, hours[args.sample:]))
     summary("same charts again (PNG cached)", timed(render_png, charts[-picture.CACHE_SIZE:]))
     summary("new chart, light, English", timed(lambda c: render_png(c, theme="light", lang="en"), charts))
     summary("text ring render_text (same charts)", timed(lambda c: render_text(c), charts))
