@@ -18,7 +18,7 @@ from engine.terms import Role
 from texts.corpus.shown import original, seed_lines, sic_lines, translation_lines
 from texts.memo import remember
 from texts.reading.values import Entry, Note, Reading, Said, Section
-from texts.words import Lang, corpus_name, text
+from texts.words import Lang, corpus_name, term, text
 from texts.words.explain import explain, show
 
 
@@ -38,7 +38,8 @@ def section_title(section: Section, lang: Lang) -> str:
 def role_label(entry: Entry, lang: Lang) -> str:
     """The entry's role, with the 伝 it is about: ``初伝 天将``, ``課体``…"""
     role = text(_ROLE_KEYS[entry.role], lang)
-    return role if entry.position is None else f"{show(entry.position, lang)} {role}"
+    position = entry.position
+    return role if position is None else f"{term(position, lang)} {role}"  # term: what show writes of it
 
 
 # Template keys by member, made once (Enum .name is a Python-level property, and these are
@@ -49,13 +50,25 @@ _ROLE_KEYS = {r: f"reading.role.{r._name_}" for r in Role}
 
 def notes(entry: Entry, lang: Lang) -> list[str]:
     """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
-    said = [say(n, lang) for n in entry.notes]
-    if entry.unit is not None and entry.unit.notes:  # a slip marked in the quotation: why, in one line
-        said += sic_lines(entry.unit, lang)
+    unit = entry.unit
+    if unit is not None:
+        said = [say(n, lang) for n in entry.notes]
+        if unit.notes:  # a slip marked in the quotation: why, in one line
+            said += sic_lines(unit, lang)
+        if entry.names:
+            said.append(text("reading.name_of", lang,  # the names in the reader's script
+                             names=text("list.sep", lang).join([corpus_name(n, lang) for n in entry.names])))
+        return said
+    said = []
+    stated = False
+    for n in entry.notes:  # written and looked at in one pass
+        said.append(say(n, lang))
+        if not stated and type(n) is Note and n.key in _STATED:
+            stated = True
     if entry.names:
-        said.append(text("reading.name_of", lang,  # the names in the reader's script
-                         names=text("list.sep", lang).join(corpus_name(n, lang) for n in entry.names)))
-    if entry.unit is None and any(isinstance(n, Note) and n.key in _STATED for n in entry.notes):
+        said.append(text("reading.name_of", lang,
+                         names=text("list.sep", lang).join([corpus_name(n, lang) for n in entry.names])))
+    if stated:
         said.append(text("reading.stated", lang))
     return said
 
