@@ -15,7 +15,7 @@ from engine.facts import Facts, facts
 from engine.patterns import Patterns, classify
 from engine.symbols import Branch
 from texts.when import on_clock
-from texts.words import Lang, shorts, solar_term, text
+from texts.words import Lang, shorts, solar_term, term, text
 from texts.words.explain import chart_name, explain, show
 from texts.words.schools import school_line
 
@@ -88,7 +88,7 @@ def lessons(chart: Chart, lang: Lang) -> str:
         (text("render.lower_row", lang), [x.lower._name_ + _SPACE for x in order]),
         (
             text("render.relation_row", lang),
-            [(show(x.relation, lang) if x.relation else _SPACE) + _SPACE for x in order],
+            [(term(x.relation, lang) if x.relation else _SPACE) + _SPACE for x in order],  # term: show's for it
         ),
     )
     return "\n".join(f"{label}  " + " ".join(cells) for label, cells in rows)

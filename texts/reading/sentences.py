@@ -13,6 +13,8 @@ texts/corpus/shown.py shows it.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from engine.reasons import Why
 from engine.terms import Role
 from texts.corpus.shown import original, seed_lines, sic_lines, translation_lines
@@ -50,28 +52,19 @@ _ROLE_KEYS = {r: f"reading.role.{r._name_}" for r in Role}
 
 def notes(entry: Entry, lang: Lang) -> list[str]:
     """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
+    said = list(map(say, entry.notes, repeat(lang)))  # say called from C: no comprehension's frame
     unit = entry.unit
-    if unit is not None:
-        said = [say(n, lang) for n in entry.notes]
-        if unit.notes:  # a slip marked in the quotation: why, in one line
-            said += sic_lines(unit, lang)
-        if entry.names:
-            said.append(text("reading.name_of", lang,  # the names in the reader's script
-                             names=text("list.sep", lang).join([corpus_name(n, lang) for n in entry.names])))
-        return said
-    said = []
-    stated = False
-    for n in entry.notes:  # written and looked at in one pass
-        said.append(say(n, lang))
-        if not stated and type(n) is Note and n.key in _STATED:
-            stated = True
+    if unit is not None and unit.notes:  # a slip marked in the quotation: why, in one line
+        said += sic_lines(unit, lang)
     if entry.names:
-        said.append(text("reading.name_of", lang,
+        said.append(text("reading.name_of", lang,  # the names in the reader's script
                          names=text("list.sep", lang).join([corpus_name(n, lang) for n in entry.names])))
-    if stated:
-        said.append(text("reading.stated", lang))
+    if unit is None:
+        for n in entry.notes:  # a loop, not a generator: asked for every entry without a line
+            if isinstance(n, Note) and n.key in _STATED:
+                said.append(text("reading.stated", lang))
+                break
     return said
-
 
 _STATED = frozenset({"kin", "vigour", "void", "hidden_stem", "seat"})
 
