@@ -56,15 +56,18 @@ def notes(entry: Entry, lang: Lang) -> list[str]:
     unit = entry.unit
     if unit is not None and unit.notes:  # a slip marked in the quotation: why, in one line
         said += sic_lines(unit, lang)
-    if entry.names:
-        said.append(text("reading.name_of", lang,  # the names in the reader's script
-                         names=text("list.sep", lang).join([corpus_name(n, lang) for n in entry.names])))
+    names = entry.names
+    if names:  # in the reader's script; one name (most name lines) needs no separator looked up
+        shown = corpus_name(names[0], lang) if len(names) == 1 else text("list.sep", lang).join(
+            [corpus_name(n, lang) for n in names])
+        said.append(text("reading.name_of", lang, names=shown))
     if unit is None:
         for n in entry.notes:  # a loop, not a generator: asked for every entry without a line
             if isinstance(n, Note) and n.key in _STATED:
                 said.append(text("reading.stated", lang))
                 break
     return said
+
 
 _STATED = frozenset({"kin", "vigour", "void", "hidden_stem", "seat"})
 
