@@ -15,7 +15,7 @@ from engine.facts import Facts, facts
 from engine.patterns import Patterns, classify
 from engine.symbols import Branch
 from texts.when import on_clock
-from texts.words import Lang, short, solar_term, text
+from texts.words import Lang, shorts, solar_term, term, text
 from texts.words.explain import chart_name, explain, show
 from texts.words.schools import school_line
 
@@ -67,9 +67,10 @@ def heading(chart: Chart, lang: Lang) -> str:
 def ring(chart: Chart, lang: Lang = "ja") -> str:
     """The 天地盤: each cell is the general's one-character form (in ``lang``'s script) and the 天盤
     branch; a cell's place in the square is its 地盤 branch."""
-    over, offset = chart.generals.by_ground, chart.plate.offset  # Generals.over, Plate.up, without a call each
+    offset = chart.plate.offset  # Plate.up, without a call each
+    over = shorts(chart.generals.by_ground, lang)  # Generals.over, written: each general once
     return "\n".join([
-        "│" + "│".join([_BLANK if ground is None else short(over[ground], lang) + _NAMES[(ground + offset) % 12]
+        "│" + "│".join([_BLANK if ground is None else over[ground] + _NAMES[(ground + offset) % 12]
                        for ground in row]) + "│"
         for row in _RING_GROUNDS
     ])
@@ -82,12 +83,12 @@ def lessons(chart: Chart, lang: Lang) -> str:
     on = chart.generals.on
     rows = (
         (text("render.lessons", lang), [number.format(number=numerals[x.number - 1]) for x in order]),
-        (text("render.general_row", lang), [short(on(x.upper), lang) + _SPACE for x in order]),
+        (text("render.general_row", lang), [s + _SPACE for s in shorts([on(x.upper) for x in order], lang)]),
         (text("render.upper_row", lang), [x.upper._name_ + _SPACE for x in order]),
         (text("render.lower_row", lang), [x.lower._name_ + _SPACE for x in order]),
         (
             text("render.relation_row", lang),
-            [(show(x.relation, lang) if x.relation else _SPACE) + _SPACE for x in order],
+            [(term(x.relation, lang) if x.relation else _SPACE) + _SPACE for x in order],  # term: show's for it
         ),
     )
     return "\n".join(f"{label}  " + " ".join(cells) for label, cells in rows)

@@ -135,6 +135,8 @@ class Unit:
         """The text a reader is shown for ``original`` or ``translation``: the verbatim text with
         each emendation shown as 〔restored〕 and each slip followed by 〔ママ〕."""
         text = self.original if which == "original" else self.translation
+        if not self.notes:  # most units: the text as it stands
+            return text
         for n in self.notes:
             if n.field != which:
                 continue
@@ -147,12 +149,12 @@ class Unit:
     @property
     def display_original(self) -> str:
         """``display("original")``."""
-        return self.display("original")
+        return self.display("original") if self.notes else self.original  # most units: no call
 
     @property
     def display_translation(self) -> str:
         """``display("translation")``."""
-        return self.display("translation")
+        return self.display("translation") if self.notes else self.translation
 
 
 def branch_of(value: object) -> str | None:
@@ -165,7 +167,10 @@ def branch_of(value: object) -> str | None:
 
 def _lookup_pair(pairs: tuple[tuple[str, str], ...], branch: object) -> str | None:
     b = branch_of(branch)
-    return next((text for key, text in pairs if key == b), None)
+    for key, text in pairs:  # a loop, not a generator: asked for each name line of each reading
+        if key == b:
+            return text
+    return None
 
 
 def problem(unit_id: str, message: str) -> CorpusError:

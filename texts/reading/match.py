@@ -28,55 +28,29 @@ from engine.facts import facts as derive_facts
 from engine.patterns import Pattern, Patterns, classify
 from engine.reasons import Rule, Value
 from engine.school import School
-from engine.symbols import Branch, Stem
-from engine.terms import Frame, General, Kin, Method, PatternName, Position, Role, Seat, Vigour
+from engine.symbols import Branch
+from engine.terms import Frame, General, Method, PatternName, Position, Role
 from texts.corpus import Corpus, Unit, corpus
 from texts.memo import LRU, Hashed, Sampled
-from texts.reading.values import Entry, Note, Reading, Said, Section, pairs
+from texts.reading import stated
+from texts.reading.values import Entry, Note, Reading, Said, Section
 
 # Openings that speak of the general only as 發用: ¶95 「但見騰蛇」 and ¶107 「或逢勾陳發用」. They are
 # quoted for the 初伝 alone.
 _INITIAL_ONLY = frozenset({General.騰蛇, General.勾陳})
 
 # The method patterns, whose verse belongs with the 課名 (¶143–¶147); the others follow the 干支.
-_NAME_PATTERNS = frozenset(
-    {
-        PatternName.元首,
-        PatternName.重審,
-        PatternName.知一,
-        PatternName.見機,
-        PatternName.察微,
-        PatternName.蒿矢,
-        PatternName.弾射,
-        PatternName.昴星,
-        PatternName.別責,
-        PatternName.八専,
-        PatternName.伏吟,
-        PatternName.自任,
-        PatternName.自信,
-        PatternName.反吟,
-        PatternName.無依,
-        PatternName.冬蛇掩目,
-        PatternName.虎視転蓬,
-        PatternName.帷簿,
-    }
-)
+_NAME_PATTERNS = frozenset({
+    PatternName.元首, PatternName.重審, PatternName.知一, PatternName.見機, PatternName.察微, PatternName.蒿矢,
+    PatternName.弾射, PatternName.昴星, PatternName.別責, PatternName.八専, PatternName.伏吟, PatternName.自任,
+    PatternName.自信, PatternName.反吟, PatternName.無依, PatternName.冬蛇掩目, PatternName.虎視転蓬, PatternName.帷簿
+})
 
 # Reasons that turn on a stem's 寄宮 (¶39 「甲課在寅…」): only a chart with one of them quotes ¶39.
-_LODGING_RULES = frozenset(
-    {
-        Rule.EIGHT_SPECIALS_OVERCOMING,
-        Rule.EIGHT_SPECIALS_YANG,
-        Rule.EIGHT_SPECIALS_YIN,
-        Rule.SEPARATE_YANG,
-        Rule.DEPTHS,
-        Rule.P_八専,
-        Rule.P_帷簿,
-        Rule.P_乱首,
-        Rule.P_贅婿,
-        Rule.P_天獄,
-    }
-)
+_LODGING_RULES = frozenset({
+    Rule.EIGHT_SPECIALS_OVERCOMING, Rule.EIGHT_SPECIALS_YANG, Rule.EIGHT_SPECIALS_YIN, Rule.SEPARATE_YANG,
+    Rule.DEPTHS, Rule.P_八専, Rule.P_帷簿, Rule.P_乱首, Rule.P_贅婿, Rule.P_天獄
+})
 
 # How each method takes the 初伝, as the seed's units (¶51–¶83): the 賦 verse with its annotation
 # first, then the method's own lines.
@@ -109,17 +83,6 @@ _NO_RULE_LINE = frozenset({Method.綴瑕})
 _REMOTE_SEVERAL_UNIT = "method.遙剋.比用"
 
 
-# A note's (name, value) pairs for the values that are members of one enum, made once: the notes of
-# every reading share them, so a reading makes, weighs and frees fewer objects, and a note kept by
-# ``say`` holds the very pairs a new equal note holds. One table per enum (equal IntEnums of two
-# enums, Branch.子 == Stem.甲, must not find each other's pair).
-_POSITION, _BRANCH, _GROUND = pairs("position", Position), pairs("branch", Branch), pairs("ground", Branch)
-_GENERAL, _KIN, _STEM = pairs("general", General), pairs("kin", Kin), pairs("stem", Stem)
-_SEAT, _UPPER = pairs("seat", Seat), pairs("upper", Branch)
-_MONTH, _VIGOUR = pairs("month", Branch), pairs("vigour", Vigour)
-_NAME, _METHOD = pairs("name", PatternName), pairs("method", Method)
-
-
 class _Builder:
     """Collects entries, quoting each unit at most once."""
 
@@ -129,7 +92,12 @@ class _Builder:
         self.quoted: set[str] = set()
 
     def add(self, entry: Entry) -> None:
-        if entry.unit is not None and entry.unit.id in self.quoted:
+        unit = entry.unit
+        if unit is None:
+            self.entries.append(entry)
+            return
+        unit_id = unit.id
+        if unit_id in self.quoted:
             if not entry.notes:
                 return  # the line is already above and nothing new is said with it
             entry = Entry(
@@ -137,13 +105,12 @@ class _Builder:
                 entry.role,
                 entry.position,
                 None,
-                (*entry.notes, Note("quoted_above", (("unit", entry.unit.id),))),
+                (*entry.notes, Note("quoted_above", (("unit", unit_id),))),
                 entry.excluded,
                 entry.same_as,
                 entry.names,
             )
-        if entry.unit is not None:
-            self.quoted.add(entry.unit.id)
+        self.quoted.add(unit_id)
         self.entries.append(entry)
 
     def unit(self, unit_id: str) -> Unit | None:
@@ -197,7 +164,7 @@ def read(
 
 
 def _reasons(p: Pattern) -> tuple[Said, ...]:
-    return (Note("pattern", (_NAME[p.name],)), *p.reasons)
+    return (stated.PATTERN_NOTES[p.name], *p.reasons)
 
 
 def _name(b: _Builder, chart: Chart, found: Patterns) -> None:
@@ -207,11 +174,11 @@ def _name(b: _Builder, chart: Chart, found: Patterns) -> None:
     if framing is not None:
         t = chart.transmissions
         name = (
-            Note("name", (_METHOD[t.method],))
+            stated.NAME_NOTES[t.method]
             if t.frame is None or t.frame._name_ == t.method._name_  # _name_: .name is a Python-level property
-            else (Note("name_framed", (("frame", t.frame), ("method", t.method))))
+            else (Note("name_framed", (("frame", t.frame), ("method", t.method))),)
         )
-        b.add(Entry(Section.課名, Role.課体, None, framing, (name,)))
+        b.add(Entry(Section.課名, Role.課体, None, framing, name))
     # Several names may share one verse (伏吟 and 自信, 八専 and 帷簿): one entry says all their reasons.
     verses: dict[str, tuple[Unit, list[Said]]] = {}
     for p in held:
@@ -237,14 +204,19 @@ def _hidden_chant_search(chart: Chart) -> Note:
 
 def _step_facts(chart: Chart, facts: Facts, index: int) -> tuple[Note, ...]:
     step, known = chart.steps[index], facts.steps[index]
-    branch = _BRANCH[step.branch]
-    notes: list[Note] = [Note("kin", (branch, _KIN[step.kin]))]
+    branch = step.branch
+    notes: list[Note] = [stated.KIN_NOTES[branch][step.kin]]
     if known.vigour is not None and facts.month is not None:
-        notes.append(Note("vigour", (branch, _MONTH[facts.month], _VIGOUR[known.vigour])))
+        vigour_note = stated.VIGOUR_NOTES[branch][facts.month]
+        if vigour_note.values[2][1] is not known.vigour:  # facts given by hand may say otherwise
+            vigour_note = Note(
+                "vigour", (stated.BRANCH[branch], stated.MONTH[facts.month], stated.VIGOUR[known.vigour])
+            )
+        notes.append(vigour_note)
     if step.void:
-        notes.append(Note("void", (branch,)))
+        notes.append(stated.VOID_NOTES[branch])
     elif step.hidden_stem is not None:
-        notes.append(Note("hidden_stem", (branch, _STEM[step.hidden_stem])))
+        notes.append(stated.HIDDEN_NOTES[branch][step.hidden_stem])
     return tuple(notes)
 
 
@@ -252,45 +224,36 @@ def _general_entries(b: _Builder, chart: Chart, index: int, section: Section, op
     step = chart.steps[index]
     position = step.position
     general, ground = step.general, step.ground
-    on_ground = (_GENERAL[general], _GROUND[ground])  # what stands_on says, and rides after the 伝
-    rides = Note("rides", (_POSITION[position], _BRANCH[step.branch], *on_ground))
-    if opening and general is General.貴人:
-        # ¶87 天乙居中 is where the generals stand, not what 貴人 means: its name line says that.
-        b.add(Entry(section, Role.天将, position, None, (rides, Note("noble_opening"))))
-    elif opening:
-        unit = b.texts.general(general)  # the General itself: a name would be normalized to find it
-        excluded = unit is not None and ground._name_ in unit.excludes
-        notes: tuple[Said, ...] = (rides,)
-        if excluded:
-            notes += (Note("excluded", on_ground),)
-        b.add(Entry(section, Role.天将, position, unit, notes, excluded))
+    if opening:
+        # the 伝 and its branch, then the general and the ground stands_on names
+        rides = Note("rides", (stated.POSITION[position], stated.BRANCH[step.branch],
+                               stated.GENERAL[general], stated.GROUND[ground]))
+        if general is General.貴人:
+            # ¶87 天乙居中 is where the generals stand, not what 貴人 means: its name line says that.
+            b.entries.append(Entry(section, Role.天将, position, None, (rides, stated.NOBLE_OPENING)))  # no unit
+        else:
+            unit = b.texts.general(general)  # the General itself: a name would be normalized to find it
+            if unit is not None and ground._name_ in unit.excludes:
+                b.add(Entry(section, Role.天将, position, unit, (rides, stated.EXCLUDED[general][ground]), True))
+            else:
+                b.add(Entry(section, Role.天将, position, unit, (rides,)))
     on = b.texts.general_on(general, ground)
     if on is not None:
-        b.add(
-            Entry(
-                section,
-                Role.所臨,
-                position,
-                on,
-                (Note("stands_on", on_ground),),
-                names=_names_for(on, ground),
-            )
-        )
-    elif general is General.天空:
-        b.add(Entry(section, Role.所臨, position, None, (Note("no_line_天空", (_GROUND[ground],)),)))
+        b.add(Entry(section, Role.所臨, position, on, stated.STANDS_ON[general][ground], names=_names_for(on, ground)))
+    elif general is General.天空:  # no unit: nothing quoted to keep track of
+        b.entries.append(Entry(section, Role.所臨, position, None, stated.NO_LINE_SKY[ground]))
     else:
-        b.add(
-            Entry(section, Role.所臨, position, None, (Note("no_line_on", on_ground),))
-        )
+        on_ground = (stated.GENERAL[general], stated.GROUND[ground])
+        b.entries.append(Entry(section, Role.所臨, position, None, (Note("no_line_on", on_ground),)))
 
 
 def _no_verse(texts: Corpus, name: PatternName) -> tuple[Note, ...]:
     """A pattern without a verse of its own, and where the text names it all the same (昴星, ¶147)."""
     lines = texts.named_in_patterns(name._name_)
-    said = Note("no_verse", (_NAME[name],))
+    said = Note("no_verse", (stated.NAME[name],))
     if not lines:
         return (said,)
-    return said, Note("named_in", (_NAME[name], ("lines", ",¶".join(map(str, lines)))))
+    return said, Note("named_in", (stated.NAME[name], ("lines", ",¶".join(map(str, lines)))))
 
 
 def _names_for(unit: Unit, ground: Branch) -> tuple[str, ...]:
@@ -310,19 +273,30 @@ def _day(b: _Builder, chart: Chart, found: Patterns) -> None:
     never the branch's), stated from the chart. ¶39 (日辰, 寄宮) is quoted first only where a reason
     of this chart turns on a stem's 寄宮 (八専, 別責 on a 陽日, 乱首, 贅婿, 天獄, the depth count)."""
     stem = chart.day.stem
-    if any(w.rule in _LODGING_RULES for w in chart.transmissions.trace) or any(
-            w.rule in _LODGING_RULES for p in found.held for w in p.reasons):
+    if _turns_on_lodging(chart, found):
         lodging = Note("lodging", (("stem", stem), ("lodging", stem.lodging)))
         b.add(Entry(Section.干支, Role.干支, None, b.unit("procedure.日辰"), (lodging,)))
-    notes: tuple[Said, ...] = tuple(
-        Note(
-            "seat",
-            (_SEAT[seat], _UPPER[upper], _GENERAL[chart.generals.on(upper)], _STEM[stem],
-             _KIN[kin(stem.element, upper.element)]),
-        )
-        for seat, upper in ((Seat.干上神, chart.stem_upper), (Seat.支上神, chart.branch_upper))
+    generals, element, said_stem = chart.generals, stem.element, stated.STEM[stem]
+    upper, lower = chart.stem_upper, chart.branch_upper
+    notes = (
+        Note("seat", (stated.STEM_SEAT, stated.UPPER[upper], stated.GENERAL[generals.on(upper)], said_stem,
+                      stated.KIN[kin(element, upper.element)])),
+        Note("seat", (stated.BRANCH_SEAT, stated.UPPER[lower], stated.GENERAL[generals.on(lower)], said_stem,
+                      stated.KIN[kin(element, lower.element)])),
     )
     b.entries.append(Entry(Section.干支, Role.干支, None, None, notes))
+
+
+def _turns_on_lodging(chart: Chart, found: Patterns) -> bool:
+    """Whether a reason of the trace or of a 課体 held turns on a stem's 寄宮 (loops: no generators)."""
+    for w in chart.transmissions.trace:
+        if w.rule in _LODGING_RULES:
+            return True
+    for p in found.held:
+        for w in p.reasons:
+            if w.rule in _LODGING_RULES:
+                return True
+    return False
 
 
 def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
@@ -333,12 +307,12 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
     for p in found.held:
         if p.name in _NAME_PATTERNS:
             continue
-        notes: list[Said] = [Note("pattern", (_NAME[p.name],))]
+        notes: list[Said] = [stated.PATTERN_NOTES[p.name]]
         for why in p.reasons:
             # 龍首 and 富貴 both hold because 貴人 rides the 初伝: say the fact once, point back.
             fact = (Rule.P_富貴 if why.rule is Rule.P_龍首_NOBLE else why.rule, why.values)
             if fact in said:
-                notes.append(Note("same_fact", (_NAME[said[fact]],)))
+                notes.append(Note("same_fact", (stated.NAME[said[fact]],)))
             else:
                 said[fact] = p.name
                 notes.append(why)
@@ -347,14 +321,22 @@ def _patterns(b: _Builder, chart: Chart, facts: Facts, found: Patterns) -> None:
             notes.extend(_no_verse(b.texts, p.name))
         b.add(Entry(Section.課体, Role.課体, None, unit, tuple(notes)))
     for u in found.undecided:
-        b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (_NAME[u.name],)), u.why)))
+        b.entries.append(Entry(Section.課体, Role.課体, None, None, (Note("undecided", (stated.NAME[u.name],)), u.why)))
 
 
 def _later(b: _Builder, chart: Chart) -> None:
     """(5) 中伝 and 末伝: name lines; a repeated 伝 points back instead of quoting again."""
+    steps = chart.steps
+    first = steps[0]
     for index in (1, 2):
-        step = chart.steps[index]
-        earlier = next((s.position for s in chart.steps[:index] if s.branch == step.branch), None)
+        step = steps[index]
+        branch = step.branch
+        if first.branch == branch:
+            earlier: Position | None = first.position
+        elif index == 2 and steps[1].branch == branch:
+            earlier = steps[1].position
+        else:
+            earlier = None
         if earlier is not None:
             b.entries.append(
                 Entry(
@@ -370,26 +352,32 @@ def _later(b: _Builder, chart: Chart) -> None:
         _general_entries(b, chart, index, Section.中末, opening=step.general not in _INITIAL_ONLY)
         if step.void:
             b.entries.append(
-                Entry(Section.中末, Role.天将, step.position, None, (Note("void", (_BRANCH[step.branch],)),))
+                Entry(Section.中末, Role.天将, step.position, None, (stated.VOID_NOTES[step.branch],))
             )
 
 
 def _method(b: _Builder, chart: Chart) -> None:
     """(6) How the 初伝 was taken: the 賦 verse, its annotation, and the trace."""
     t = chart.transmissions
-    ids = (*_FRAME_UNITS.get(t.frame, ()), *_METHOD_UNITS[t.method]) if t.frame is not None else _METHOD_UNITS[t.method]
-    if any(w.rule is Rule.REMOTE_SEVERAL for w in t.trace):
-        # ¶63 「如有二克或克二者，亦如比用之法」 took the 初伝: quote it before the 相因.
-        ids = (*ids[:-1], _REMOTE_SEVERAL_UNIT, ids[-1])
-    frame_ids = set(_FRAME_UNITS.get(t.frame, ())) if t.frame is not None else set()
+    method = t.method
+    frame_ids = _FRAME_UNITS.get(t.frame, ()) if t.frame is not None else ()
+    ids = (*frame_ids, *_METHOD_UNITS[method]) if frame_ids else _METHOD_UNITS[method]
+    for w in t.trace:
+        if w.rule is Rule.REMOTE_SEVERAL:
+            # ¶63 「如有二克或克二者，亦如比用之法」 took the 初伝: quote it before the 相因.
+            ids = (*ids[:-1], _REMOTE_SEVERAL_UNIT, ids[-1])
+            break
     first = True
-    for unit_id in dict.fromkeys(ids):
+    for unit_id in dict.fromkeys(ids) if frame_ids else ids:  # only a frame's verses repeat a method's
         unit = b.unit(unit_id)
         if unit is None:
             continue
-        notes: tuple[Said, ...] = (Note("method", (_METHOD[t.method],)),) if first else ()
-        if first and t.method in _NO_RULE_LINE:
-            notes += (Note("no_rule_line", (_METHOD[t.method],)),)
+        if first:
+            notes: tuple[Said, ...] = stated.METHOD_NOTES[method]
+            if method in _NO_RULE_LINE:
+                notes += (Note("no_rule_line", (stated.METHOD[method],)),)
+            first = False
+        else:
+            notes = ()
         b.add(Entry(Section.取法, Role.課格 if unit_id in frame_ids else Role.課法, None, unit, notes))
-        first = False
     b.entries.append(Entry(Section.取法, Role.課法, None, None, t.trace))

@@ -13,12 +13,14 @@ texts/corpus/shown.py shows it.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from engine.reasons import Why
 from engine.terms import Role
 from texts.corpus.shown import original, seed_lines, sic_lines, translation_lines
 from texts.memo import remember
 from texts.reading.values import Entry, Note, Reading, Said, Section
-from texts.words import Lang, corpus_name, text
+from texts.words import Lang, corpus_name, term, text
 from texts.words.explain import explain, show
 
 
@@ -38,7 +40,8 @@ def section_title(section: Section, lang: Lang) -> str:
 def role_label(entry: Entry, lang: Lang) -> str:
     """The entry's role, with the 伝 it is about: ``初伝 天将``, ``課体``…"""
     role = text(_ROLE_KEYS[entry.role], lang)
-    return role if entry.position is None else f"{show(entry.position, lang)} {role}"
+    position = entry.position
+    return role if position is None else f"{term(position, lang)} {role}"  # term: what show writes of it
 
 
 # Template keys by member, made once (Enum .name is a Python-level property, and these are
@@ -49,14 +52,20 @@ _ROLE_KEYS = {r: f"reading.role.{r._name_}" for r in Role}
 
 def notes(entry: Entry, lang: Lang) -> list[str]:
     """What the reading says with an entry, as sentences; a stated fact is marked as stated."""
-    said = [say(n, lang) for n in entry.notes]
-    if entry.unit is not None and entry.unit.notes:  # a slip marked in the quotation: why, in one line
-        said += sic_lines(entry.unit, lang)
-    if entry.names:
-        said.append(text("reading.name_of", lang,  # the names in the reader's script
-                         names=text("list.sep", lang).join(corpus_name(n, lang) for n in entry.names)))
-    if entry.unit is None and any(isinstance(n, Note) and n.key in _STATED for n in entry.notes):
-        said.append(text("reading.stated", lang))
+    said = list(map(say, entry.notes, repeat(lang)))  # say called from C: no comprehension's frame
+    unit = entry.unit
+    if unit is not None and unit.notes:  # a slip marked in the quotation: why, in one line
+        said += sic_lines(unit, lang)
+    names = entry.names
+    if names:  # in the reader's script; one name (most name lines) needs no separator looked up
+        shown = corpus_name(names[0], lang) if len(names) == 1 else text("list.sep", lang).join(
+            [corpus_name(n, lang) for n in names])
+        said.append(text("reading.name_of", lang, names=shown))
+    if unit is None:
+        for n in entry.notes:  # a loop, not a generator: asked for every entry without a line
+            if isinstance(n, Note) and n.key in _STATED:
+                said.append(text("reading.stated", lang))
+                break
     return said
 
 

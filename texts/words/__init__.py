@@ -14,7 +14,7 @@ the load with :class:`WordsError` naming the file and key, the way the corpus is
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -225,6 +225,14 @@ def _form(table: str, key: str, lang: Lang) -> str:
 def short(general: Enum, lang: Lang) -> str:
     """A 天将's one-character form on the ring and in the lesson rows: 貴 / 貴 / 贵 (``General.貴人``)."""
     return _form("short", general._name_, lang)  # _name_: .name is a property, and the ring asks 16 times
+
+
+def shorts(generals: Iterable[Enum], lang: Lang) -> list[str]:
+    """``short`` of each of ``generals``, in order, with ``lang``'s words looked up once (the ring
+    writes twelve)."""
+    loaded = _LOADED.get(lang)
+    table = words()[lang] if loaded is None else loaded
+    return [table.get(f"short.{g._name_}", g._name_) for g in generals]
 
 
 def solar_term(name: str, lang: Lang) -> str:

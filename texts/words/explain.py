@@ -29,9 +29,12 @@ def show(value: object, lang: Lang) -> str:
         if value and isinstance(value[0], tuple):
             return text("why.item_sep", lang).join([_item(v, lang) for v in value])
         return text("list.sep", lang).join([show(v, lang) for v in value])
-    if isinstance(value, Pillar | int | str):
+    if isinstance(value, _PLAIN):
         return str(value)
     raise TypeError(f"cannot show {value!r} in a reason")
+
+
+_PLAIN = (Pillar, int, str)  # a tuple: ``Pillar | int | str`` made a union at every value shown
 
 
 def _item(value: tuple[object, ...], lang: Lang) -> str:
