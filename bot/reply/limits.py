@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -43,7 +44,7 @@ class Draft:
 
     title: str
     description: str = ""
-    fields: list[tuple[str, str, bool]] = field(default_factory=list)
+    fields: list[Piece] = field(default_factory=list)  # each shown full width (not inline)
     footer: str = ""
     _field_size: int = 0  # the fields' share of ``size``, kept as they are added
 
@@ -55,16 +56,19 @@ class Draft:
         return len(self.fields) < FIELDS_MAX and self.size + len(name) + len(value) + FOOTER_ROOM <= EMBED_TOTAL_MAX
 
     def add(self, name: str, value: str) -> None:
-        self.fields.append((name, value, False))
+        self.fields.append((name, value))
         self._field_size += len(name) + len(value)
 
     def embed(self) -> discord.Embed:
-        out = discord.Embed(title=self.title, description=self.description or None, colour=COLOUR)
-        for name, value, inline in self.fields:
-            out.add_field(name=name, value=value, inline=inline)
+        """The embed as discord.py would build it field by field (``add_field``), made from its dict
+        in one call: the fields written as Discord takes them, with nothing converted."""
+        data: dict[str, Any] = {"type": "rich", "title": self.title, "color": COLOUR.value,
+                                "fields": [{"inline": False, "name": n, "value": v} for n, v in self.fields]}
+        if self.description:
+            data["description"] = self.description
         if self.footer:
-            out.set_footer(text=self.footer)
-        return out
+            data["footer"] = {"text": self.footer}
+        return discord.Embed.from_dict(data)
 
 
 def split_lines(value: str, limit: int, mark: str) -> list[str]:
@@ -101,11 +105,13 @@ def split_lines(value: str, limit: int, mark: str) -> list[str]:
 
 def pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:
     """Fields split to Discord's field size: a long value goes on in fields marked as continued."""
-    continued = text("embed.continued", lang)
-    mark = text("embed.cut", lang)
     out: list[Piece] = []
     for name, value in fields:
-        for index, piece in enumerate(split_lines(value, FIELD_VALUE_MAX, mark)):
+        if len(value) <= FIELD_VALUE_MAX:  # most fields: one piece, as split_lines gives it
+            out.append((name if len(name) <= FIELD_NAME_MAX else clip(name, FIELD_NAME_MAX), value or "\u200b"))
+            continue
+        continued = text("embed.continued", lang)
+        for index, piece in enumerate(split_lines(value, FIELD_VALUE_MAX, text("embed.cut", lang))):
             label = name if index == 0 else f"{name} {continued}"
             out.append((clip(label, FIELD_NAME_MAX), piece or "\u200b"))
     return out
@@ -114,11 +120,23 @@ def pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:
 def fill(first: Draft, placed: Iterable[Piece], lang: Lang) -> list[Draft]:
     """Place the pieces in order after ``first``'s description, opening continuation embeds as needed."""
     drafts = [first]
-    continued = text("embed.continued", lang)
-    for label, piece in placed:
-        if not drafts[-1].room_for(label, piece):
-            drafts.append(Draft(clip(f"{first.title} {continued}", TITLE_MAX), "", [], first.footer))
-        drafts[-1].add(label, piece)
+    draft, fields = first, first.fields
+    # What the open draft still takes: its characters (keeping FOOTER_ROOM free) and fields.
+    room, free = EMBED_TOTAL_MAX - FOOTER_ROOM - first.size, FIELDS_MAX - len(fields)
+    used = 0  # the characters placed in the open draft here
+    for piece in placed:
+        grow = len(piece[0]) + len(piece[1])
+        if not free or grow > room:
+            draft._field_size += used
+            draft = Draft(clip(f"{first.title} {text('embed.continued', lang)}", TITLE_MAX), "", [], first.footer)
+            drafts.append(draft)
+            fields = draft.fields
+            room, free, used = EMBED_TOTAL_MAX - FOOTER_ROOM - draft.size, FIELDS_MAX, 0
+        fields.append(piece)
+        room -= grow
+        used += grow
+        free -= 1
+    draft._field_size += used
     return drafts
 
 
