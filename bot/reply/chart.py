@@ -73,11 +73,13 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
     # The labels in the reader's script: 月將 in traditional, 时 in simplified, no ・ outside ja.
     generals, sep = chart.generals, text("embed.sep", lang)
     direction = word("noble.clockwise" if generals.clockwise else "noble.counter", lang)
+    # _name_: a branch's str (Enum's format and str are Python calls each)
     noble = (
-        f"{text('embed.noble', lang)} {generals.noble}（"
+        f"{text('embed.noble', lang)} {generals.noble._name_}（"
         f"{text('embed.day' if generals.daytime else 'embed.night', lang)}{word('list.name_sep', lang)}{direction}）"
     )
-    void = f"{text('embed.void', lang)} {''.join(map(str, chart.void))}"
+    first, second = chart.void
+    void = f"{text('embed.void', lang)} {first._name_}{second._name_}"
     m = chart.moment
     if m is None:
         return [
@@ -104,11 +106,12 @@ def _transmission_lines(chart: Chart, lang: Lang) -> str:
     sep, hidden, ground = text("embed.sep", lang), text("embed.hidden", lang), text("embed.ground", lang)
     void = f" 〔{text('embed.void', lang)}〕"
     rows = []
-    for step in chart.steps:
-        parts = [f"{show(step.position, lang)} **{step.branch}**", show(step.general, lang), show(step.kin, lang)]
+    for step in chart.steps:  # _name_: a branch's or stem's str, without Enum's format
+        parts = [f"{show(step.position, lang)} **{step.branch._name_}**", show(step.general, lang),
+                 show(step.kin, lang)]
         if step.hidden_stem is not None:
-            parts.append(f"{hidden} {step.hidden_stem}")
-        rows.append(sep.join(p for p in parts if p) + f" （{ground} {step.ground}）" + (void if step.void else ""))
+            parts.append(f"{hidden} {step.hidden_stem._name_}")
+        rows.append(f"{sep.join(filter(None, parts))} （{ground} {step.ground._name_}）{void if step.void else ''}")
     return "\n".join(rows)
 
 
