@@ -125,7 +125,7 @@ def _plain(text: str) -> datetime | None:
     if found is None:
         return None
     try:
-        year, month, day, hour, minute, second = (int(g) for g in found.groups(default="0"))
+        year, month, day, hour, minute, second = map(int, found.groups(default="0"))
         return datetime(year, month, day, hour, minute, second)
     except ValueError:
         return None
@@ -181,11 +181,11 @@ def parse_when(text: str, zone: str | tzinfo, now: datetime) -> datetime:
     tz = zone_named(zone) if isinstance(zone, str) else zone
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
-    local_now = now.astimezone(tz)
     raw = text
     plain = _plain(text.strip())  # in ASCII, the plain form is what normalising would leave
     if plain is not None:
         return _in_range(raw, _on_clock_of(_in_range(raw, plain), tz))
+    local_now = now.astimezone(tz)
     text = _normalize(text)
     if not text or text.lower() in NOW_WORDS:
         return local_now

@@ -29,7 +29,17 @@ from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
 from texts.words.schools import school_line
 
-from .limits import DESCRIPTION_MAX, TITLE_MAX, Draft, Piece, fill, pieces, split_lines
+from .limits import (
+    DESCRIPTION_MAX,
+    FIELD_NAME_MAX,
+    FIELD_VALUE_MAX,
+    TITLE_MAX,
+    Draft,
+    Piece,
+    fill,
+    pieces,
+    split_lines,
+)
 from .matters import matter_fields, subject
 
 if TYPE_CHECKING:  # loaded with the first matter asked (texts.matters)
@@ -63,11 +73,13 @@ def _moment_lines(chart: Chart, lang: Lang, zone_note: str | None) -> list[str]:
     # The labels in the reader's script: 月將 in traditional, 时 in simplified, no ・ outside ja.
     generals, sep = chart.generals, text("embed.sep", lang)
     direction = word("noble.clockwise" if generals.clockwise else "noble.counter", lang)
+    # _name_: a branch's str (Enum's format and str are Python calls each)
     noble = (
-        f"{text('embed.noble', lang)} {generals.noble}（"
+        f"{text('embed.noble', lang)} {generals.noble._name_}（"
         f"{text('embed.day' if generals.daytime else 'embed.night', lang)}{word('list.name_sep', lang)}{direction}）"
     )
-    void = f"{text('embed.void', lang)} {''.join(map(str, chart.void))}"
+    first, second = chart.void
+    void = f"{text('embed.void', lang)} {first._name_}{second._name_}"
     m = chart.moment
     if m is None:
         return [
@@ -94,11 +106,12 @@ def _transmission_lines(chart: Chart, lang: Lang) -> str:
     sep, hidden, ground = text("embed.sep", lang), text("embed.hidden", lang), text("embed.ground", lang)
     void = f" 〔{text('embed.void', lang)}〕"
     rows = []
-    for step in chart.steps:
-        parts = [f"{show(step.position, lang)} **{step.branch}**", show(step.general, lang), show(step.kin, lang)]
+    for step in chart.steps:  # _name_: a branch's or stem's str, without Enum's format
+        parts = [f"{show(step.position, lang)} **{step.branch._name_}**", show(step.general, lang),
+                 show(step.kin, lang)]
         if step.hidden_stem is not None:
-            parts.append(f"{hidden} {step.hidden_stem}")
-        rows.append(sep.join(p for p in parts if p) + f" （{ground} {step.ground}）" + (void if step.void else ""))
+            parts.append(f"{hidden} {step.hidden_stem._name_}")
+        rows.append(f"{sep.join(filter(None, parts))} （{ground} {step.ground._name_}）{void if step.void else ''}")
     return "\n".join(rows)
 
 
@@ -118,26 +131,29 @@ _CHART_PIECES: LRU[tuple[object, ...], tuple[Piece, ...]] = LRU(BUDGET)
 _WEIGH_FIELDS, _WEIGH_PIECES = Sampled(_SHARED), Sampled(_SHARED)
 
 
-def _reading_pieces(reading: Reading | None, lang: Lang) -> list[Piece]:
+def _reading_pieces(reading: Reading | None, lang: Lang) -> tuple[Piece, ...]:
     """The reading's fields, written and split once per reading and language (``reading.key``)."""
     if reading is None:
-        return []
+        return ()
     if not reading.key:
-        return pieces(_write_fields(reading, lang), lang)
+        return _write_fields(reading, lang)
     key = (reading.key, lang)
     cached = _FIELDS.get(key)
     if cached is None:
-        cached = tuple(pieces(_write_fields(reading, lang), lang))
+        cached = _write_fields(reading, lang)
         _FIELDS.put(key, cached, _WEIGH_FIELDS((key, cached)))
-    return list(cached)
+    return cached
 
 
-def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
-    """(name, value) per entry, in the reading's (a teacher's) order: the original, then what a
-    reader of ``lang`` is shown under it (``texts.corpus.shown.unit_lines``: the seed's Japanese; for
-    English readers the project's English, labelled, first), then what the reading says with it as
-    small lines. A stated fact with no line of the seed is said as such, never dressed as a quotation."""
-    out: list[tuple[str, str]] = []
+def _write_fields(reading: Reading, lang: Lang) -> tuple[Piece, ...]:
+    """A field per entry, in the reading's (a teacher's) order, split to Discord's field size
+    (``limits.pieces``): the original, then what a reader of ``lang`` is shown under it
+    (``texts.corpus.shown.unit_lines``: the seed's Japanese; for English readers the project's
+    English, labelled, first), then what the reading says with it as small lines. A stated fact with
+    no line of the seed is said as such, never dressed as a quotation."""
+    out: list[Piece] = []
+    append = out.append
+    no_line = text("embed.no_line", lang)
     current: Section | None = None
     for entry in reading.entries:
         label = role_label(entry, lang)
@@ -150,12 +166,16 @@ def _write_fields(reading: Reading, lang: Lang) -> list[tuple[str, str]]:
         small = "-# " + "\n-# ".join(said) if said else ""
         unit = entry.unit
         if unit is None:
-            out.append((label, small or text("embed.no_line", lang)))
-            continue
-        where = f"（¶{unit.lines[0]}）" if unit.lines else ""
-        body = "\n".join(map(str.strip, unit_lines(unit, lang)))
-        out.append((f"{label} {subject(unit)}{where}", f"{body}\n{small}" if small else body))
-    return out
+            name, value = label, small or no_line
+        else:
+            where = f"（¶{unit.lines[0]}）" if unit.lines else ""
+            body = "\n".join(map(str.strip, unit_lines(unit, lang)))
+            name, value = f"{label} {subject(unit)}{where}", f"{body}\n{small}" if small else body
+        if len(value) <= FIELD_VALUE_MAX and len(name) <= FIELD_NAME_MAX and value:
+            append((name, value))  # what limits.pieces makes of a field that fits: itself
+        else:
+            out += pieces(((name, value),), lang)
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)

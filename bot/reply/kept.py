@@ -94,7 +94,7 @@ class Shared(dict[str, Any]):
 def _shared(embed: Mapping[str, Any]) -> dict[str, Any]:
     """An embed's dict to keep: its fields (a tuple: each copy gets a list of its own) and its other
     dicts made ``Shared``."""
-    return {key: (tuple(Shared(f) for f in value) if key == "fields" else Shared(value) if isinstance(value, dict)
+    return {key: (tuple(map(Shared, value)) if key == "fields" else Shared(value) if isinstance(value, dict)
                   else value) for key, value in embed.items()}
 
 
@@ -138,7 +138,7 @@ def remembered_reply(
     # And the functions that write it, as the module holds them now: a reading swapped in (a test's
     # stand-in for a huge one, say) is a different reply, never one kept from before.
     key = Hashed(hour_key(chart), locale, question, matter, zone_note, known,
-                 *(vars(writer)[name] for name in _WRITERS))
+                 *map(vars(writer).__getitem__, _WRITERS))
     stamp = _stamp_of(chart)
     kept = _REPLIES.get(key)
     if kept is not None and kept.stamp != stamp and (kept.at < 0 or len(kept.stamp) != len(stamp)):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -30,6 +31,7 @@ FIELD_VALUE_MAX = 1024
 FOOTER_MAX = 2048
 EMBED_TOTAL_MAX = 6000  # per message, summed over its embeds
 EMBEDS_PER_MESSAGE = 10
+FROM_DICT_FIELDS = 12  # from this many fields an embed is made from its dict (Draft.embed)
 FOOTER_ROOM = 40  # kept free in each embed for what is added to its footer later (" ・ 課 7K3QX2")
 
 COLOUR = discord.Colour(0x8B2E2E)  # 朱: the red of a seal
@@ -43,7 +45,7 @@ class Draft:
 
     title: str
     description: str = ""
-    fields: list[tuple[str, str, bool]] = field(default_factory=list)
+    fields: list[Piece] = field(default_factory=list)  # each shown full width (not inline)
     footer: str = ""
     _field_size: int = 0  # the fields' share of ``size``, kept as they are added
 
@@ -55,16 +57,27 @@ class Draft:
         return len(self.fields) < FIELDS_MAX and self.size + len(name) + len(value) + FOOTER_ROOM <= EMBED_TOTAL_MAX
 
     def add(self, name: str, value: str) -> None:
-        self.fields.append((name, value, False))
+        self.fields.append((name, value))
         self._field_size += len(name) + len(value)
 
     def embed(self) -> discord.Embed:
-        out = discord.Embed(title=self.title, description=self.description or None, colour=COLOUR)
-        for name, value, inline in self.fields:
-            out.add_field(name=name, value=value, inline=inline)
+        """The embed, made from its dict in one call (``Embed.from_dict``) when it has many fields;
+        from_dict looks for five keys an embed here never has, an exception each, which costs more
+        than ``add_field`` for a few fields (about a dozen breaks even)."""
+        if len(self.fields) < FROM_DICT_FIELDS:
+            out = discord.Embed(title=self.title, description=self.description or None, colour=COLOUR)
+            for name, value in self.fields:
+                out.add_field(name=name, value=value, inline=False)
+            if self.footer:
+                out.set_footer(text=self.footer)
+            return out
+        data: dict[str, Any] = {"type": "rich", "title": self.title, "color": COLOUR.value,
+                                "fields": [{"inline": False, "name": n, "value": v} for n, v in self.fields]}
+        if self.description:
+            data["description"] = self.description
         if self.footer:
-            out.set_footer(text=self.footer)
-        return out
+            data["footer"] = {"text": self.footer}
+        return discord.Embed.from_dict(data)
 
 
 def split_lines(value: str, limit: int, mark: str) -> list[str]:
@@ -101,11 +114,13 @@ def split_lines(value: str, limit: int, mark: str) -> list[str]:
 
 def pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:
     """Fields split to Discord's field size: a long value goes on in fields marked as continued."""
-    continued = text("embed.continued", lang)
-    mark = text("embed.cut", lang)
     out: list[Piece] = []
     for name, value in fields:
-        for index, piece in enumerate(split_lines(value, FIELD_VALUE_MAX, mark)):
+        if len(value) <= FIELD_VALUE_MAX:  # most fields: one piece, as split_lines gives it
+            out.append((name if len(name) <= FIELD_NAME_MAX else clip(name, FIELD_NAME_MAX), value or "\u200b"))
+            continue
+        continued = text("embed.continued", lang)
+        for index, piece in enumerate(split_lines(value, FIELD_VALUE_MAX, text("embed.cut", lang))):
             label = name if index == 0 else f"{name} {continued}"
             out.append((clip(label, FIELD_NAME_MAX), piece or "\u200b"))
     return out
@@ -114,11 +129,23 @@ def pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:
 def fill(first: Draft, placed: Iterable[Piece], lang: Lang) -> list[Draft]:
     """Place the pieces in order after ``first``'s description, opening continuation embeds as needed."""
     drafts = [first]
-    continued = text("embed.continued", lang)
-    for label, piece in placed:
-        if not drafts[-1].room_for(label, piece):
-            drafts.append(Draft(clip(f"{first.title} {continued}", TITLE_MAX), "", [], first.footer))
-        drafts[-1].add(label, piece)
+    draft, fields = first, first.fields
+    # What the open draft still takes: its characters (keeping FOOTER_ROOM free) and fields.
+    room, free = EMBED_TOTAL_MAX - FOOTER_ROOM - first.size, FIELDS_MAX - len(fields)
+    used = 0  # the characters placed in the open draft here
+    for piece in placed:
+        grow = len(piece[0]) + len(piece[1])
+        if not free or grow > room:
+            draft._field_size += used
+            draft = Draft(clip(f"{first.title} {text('embed.continued', lang)}", TITLE_MAX), "", [], first.footer)
+            drafts.append(draft)
+            fields = draft.fields
+            room, free, used = EMBED_TOTAL_MAX - FOOTER_ROOM - draft.size, FIELDS_MAX, 0
+        fields.append(piece)
+        room -= grow
+        used += grow
+        free -= 1
+    draft._field_size += used
     return drafts
 
 

@@ -28,10 +28,12 @@ __all__ = ["matter_fields", "subject"]
 
 def subject(unit: Unit) -> str:
     """What a unit is about, from its id: ``general.騰蛇.未`` → ``騰蛇 臨 未``, ``method.比用`` → ``比用``."""
-    parts = unit.id.split(".")[1:] or [unit.id]
-    if len(parts) == 2 and unit.id.startswith("general."):
-        return f"{parts[0]} 臨 {parts[1]}"
-    return " ".join(parts)
+    kind, dot, rest = unit.id.partition(".")
+    if not dot:
+        return unit.id
+    if kind == "general" and rest.count(".") == 1:
+        return rest.replace(".", " 臨 ")
+    return rest.replace(".", " ")
 
 
 def _where(unit: Unit) -> str:
