@@ -18,7 +18,7 @@ from typing import Any
 
 from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
 from .facts import facts
-from .generals import Generals
+from .generals import NOBLE_TABLES, Generals
 from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
 from .patterns.rules import RULES
 from .school import School
@@ -192,6 +192,17 @@ def _applies(chart: Chart, option: str) -> bool:
     return True
 
 
+# The 貴人 tables by OPTION_VALUES' values of noble_table.
+_NOBLE_TABLES: dict[bool | str, tuple[tuple[Branch, Branch], ...]] = {
+    table: rows for table, rows in NOBLE_TABLES.items()}
+
+
+def _seats_noble_elsewhere(chart: Chart, table: bool | str) -> bool:
+    """Whether the 貴人 table ``table`` seats 貴人 on another branch than ``chart``'s: where it does not
+    (the tables agree on the day stem), the generals, and so the whole chart, are the chart's own."""
+    return _NOBLE_TABLES[table][chart.day.stem][0 if chart.generals.daytime else 1] is not chart.generals.noble
+
+
 def _recast(chart: Chart, school: School, option: str) -> Chart:
     m = chart.moment
     if m is None:
@@ -223,7 +234,7 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
         if option == "shehai_depth_first" and not any(w.rule in DEPTH_READ for w in chart.transmissions.trace):
             continue  # 渉害 not counted: the same 三伝, so the same chart, under either value
         for value in values:
-            if value == current:
+            if value == current or (option == "noble_table" and not _seats_noble_elsewhere(chart, value)):
                 continue
             if alike and (option != "tengshe_whenever_seen"
                           or tengshe_bears(chart, bool(current)) == tengshe_bears(chart, bool(value))):
