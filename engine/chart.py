@@ -216,7 +216,7 @@ _LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Pla
 # Keyed on what builds them, since equal IntEnums (Stem.甲 == Branch.子) could swap one for another;
 # the generals hold no stem and are shared by value.
 _LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
-_TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
+_TRANSMISSIONS: dict[tuple[int, int, bool, bool], Transmissions] = {}
 _GENERALS: dict[tuple[int, int, int, str, bool], Generals] = {}
 _ALIKE: dict[Generals, Generals] = {}
 # Steps by what they are made of (the 三伝's branches, not the school that chose them): schools share them.
@@ -248,10 +248,11 @@ def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School, daytime:
     lessons = _LESSONS.get((day.index, plate.offset))
     if lessons is None:
         lessons = _LESSONS[(day.index, plate.offset)] = four_lessons(day, plate)
-    transmissions = _TRANSMISSIONS.get((day.index, plate.offset, school))
+    # Keyed on the two options the 三伝 read: the schools alike in them (the 貴人 table's alternative) share them.
+    transmissions_key = (day.index, plate.offset, school.fuyin_repeat_clash, school.shehai_depth_first)
+    transmissions = _TRANSMISSIONS.get(transmissions_key)
     if transmissions is None:
-        transmissions = _TRANSMISSIONS[(day.index, plate.offset, school)] = three_transmissions(
-            day, plate, lessons, school)
+        transmissions = _TRANSMISSIONS[transmissions_key] = three_transmissions(day, plate, lessons, school)
     daytime = is_daytime(hour) if daytime is None else daytime
     generals_key = (int(day.stem), int(hour), plate.offset, school.noble_table, daytime)
     generals = _GENERALS.get(generals_key)
