@@ -3,7 +3,7 @@
 An *alternative* of a chart is the chart cast from the same inputs under its school with exactly one
 option set to another of its values. Only the options that can apply are tried: the day change only
 when the hour is read between 23:00 and 24:00, the sun's options only when a place is known, no
-calendar option for the classical inputs, the 伏吟 option only on a 伏吟 plate.
+calendar option for the classical inputs, the 伏吟 option only on a 伏吟 plate whose 末 it decides.
 
     >>> from engine import cast_classical
     >>> [(a.option, a.value, a.kinds) for a in alternatives(cast_classical("丁卯", "子", "子"))]
@@ -20,7 +20,8 @@ from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, class
 from .facts import facts
 from .generals import NOBLE_TABLES, Generals
 from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
-from .patterns.rules import RULES
+from .patterns.rules import METHOD_NEEDED, RULES
+from .reasons import Rule
 from .school import School
 from .symbols import BRANCHES, Branch
 from .terms import General, Method
@@ -131,6 +132,19 @@ def _regeneraled(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[
     return (mine - _GENERAL_NAMES) | {name for name, rule in _GENERAL_RULES if isinstance(rule(other, known), tuple)}
 
 
+# The rules of the patterns that read the method (or, for 昴星's, the school), and their names.
+_METHOD_RULES = tuple((name._name_, rule) for name, rule in RULES if name in METHOD_NEEDED)
+_METHOD_NAMES = frozenset(name for name, _ in _METHOD_RULES)
+
+
+def _remethoded(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[str]:
+    """The names of ``other``'s 課体, where ``other`` is ``chart`` (of a moment; 課体 names ``mine``)
+    but for its school and its 三伝's method (and why it was chosen): ``mine`` but for the patterns
+    that need a method, which are decided again."""
+    known = facts(chart)
+    return (mine - _METHOD_NAMES) | {name for name, rule in _METHOD_RULES if isinstance(rule(other, known), tuple)}
+
+
 def clear_cache() -> None:
     """Forget the 課体 kept for the classical charts (with engine.chart.clear_cache, for cold timings)."""
     _CLASSICAL_PATTERNS.clear()
@@ -147,6 +161,9 @@ def differences(
         theirs = mine  # only a school option no rule reads for this chart differs: the same 課体
     elif option in GENERALS_FROM and other.moment is chart.moment is not None and other.day == chart.day:
         theirs = _regeneraled(other, chart, mine)  # the same parts but the 天将
+    elif (chart.moment is not None and u.branches == t.branches and u.frame is t.frame
+          and _ALIKE_BUT_METHOD(other) == _ALIKE_BUT_METHOD(chart)):
+        theirs = _remethoded(other, chart, mine)  # the same parts but the method (渉害's depth count, 昴星's names)
     else:
         same = other.day == chart.day and other.moment is chart.moment and u.branches == t.branches
         theirs = _patterns(other, chart if same else None)
@@ -175,6 +192,11 @@ _PARTS = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "le
                     "moment", "sun")
 
 
+# The parts besides the 三伝, which differ only in their method (and its reasons) where this is called.
+_ALIKE_BUT_METHOD = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "void", "moment",
+                               "sun")
+
+
 # The options a chart's parts are built from (the classical ones, the calendar's and the sun's).
 _BUILT_FROM = PARTS_READ | _CALENDAR | _SUN
 
@@ -188,8 +210,23 @@ def _applies(chart: Chart, option: str) -> bool:
         wall = chart.sun.solar if chart.sun is not None and chart.sun.solar is not None else chart.moment.local
         return wall.hour == 23
     if option == "fuyin_repeat_clash":
-        return chart.plate.offset == 0
+        return chart.plate.offset == 0 and _repeat_read(chart)
     return True
+
+
+def _repeat_read(chart: Chart) -> bool:
+    """Whether fuyin_repeat_clash decides the 伏吟 chart's 末: 刑(中) repeats 初, so the option takes
+    沖(中) instead (REPEAT_CLASH) or keeps it (PUNISH_FINAL with 末 = 初); else either value gives this 三伝."""
+    t = chart.transmissions
+    last = t.trace[-1].rule
+    return last is Rule.REPEAT_CLASH or (last is Rule.PUNISH_FINAL and t.final == t.initial)
+
+
+def _bearing_differs(chart: Chart) -> bool:
+    """Whether ``tengshe_bears`` answers differently under the two readings: 騰蛇 rides 中 or 末, not 初."""
+    heaven = chart.plate.up(chart.generals.ground_of(General.騰蛇))
+    t = chart.transmissions
+    return heaven != t.initial and (heaven == t.middle or heaven == t.final)
 
 
 # The 貴人 tables by OPTION_VALUES' values of noble_table.
@@ -236,8 +273,7 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
         for value in values:
             if value == current or (option == "noble_table" and not _seats_noble_elsewhere(chart, value)):
                 continue
-            if alike and (option != "tengshe_whenever_seen"
-                          or tengshe_bears(chart, bool(current)) == tengshe_bears(chart, bool(value))):
+            if alike and (option != "tengshe_whenever_seen" or not _bearing_differs(chart)):
                 continue
             other = _recast(chart, _with(chart.school, option, value), option)
             alternative = differences(chart, other, option, value, mine)
