@@ -13,7 +13,8 @@ calendar option for the classical inputs, the 伏吟 option only on a 伏吟 pla
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, is_not
 from typing import Any
 
 from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
@@ -182,7 +183,8 @@ def differences(
 def _moved(theirs: Generals, mine: Generals) -> tuple[Branch, ...]:
     """The 天盤 branches whose 天将 differ (``Generals.on`` of each, read off the two tables at once)."""
     a, a_at, b, b_at = theirs.by_ground, theirs.offset, mine.by_ground, mine.offset
-    return tuple(BRANCHES[h] for h in range(12) if a[(h - a_at) % 12] is not b[(h - b_at) % 12])
+    # The general on each 天盤 branch h is by_ground[(h - offset) % 12]: each table turned by its offset.
+    return tuple(compress(BRANCHES, map(is_not, a[12 - a_at:] + a[:12 - a_at], b[12 - b_at:] + b[:12 - b_at])))
 
 
 # What a chart is apart from its school: the 課体 read only these and SCHOOL_READ's options.
