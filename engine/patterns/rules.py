@@ -380,13 +380,13 @@ FRAME_NEEDED: dict[PatternName, Frame] = {
     P.八専: Frame.八専, P.伏吟: Frame.伏吟, P.反吟: Frame.反吟, P.帷簿: Frame.八専}
 
 
-def _possible(method: Method, frame: Frame | None) -> tuple[tuple[PatternName, PatternRule], ...]:
-    return tuple((name, rule) for name, rule in RULES
-                 if METHOD_NEEDED.get(name, method) is method and FRAME_NEEDED.get(name, frame) is frame)
-
-
+# Each rule with the method and the frame it needs (None: any).
+_NEEDED = tuple((name, rule, METHOD_NEEDED.get(name), FRAME_NEEDED.get(name)) for name, rule in RULES)
 # The rules a chart of each method and frame can satisfy, in RULES' order: RULES_FOR[method][frame],
 # indexed by the frame's value + 1 (0 for no frame). A chart asks only these.
 RULES_FOR: tuple[tuple[tuple[tuple[PatternName, PatternRule], ...], ...], ...] = tuple(
-    tuple(_possible(method, frame) for frame in (None, *Frame)) for method in Method)
+    tuple(tuple((name, rule) for name, rule, needs_method, needs_frame in _NEEDED
+                if (needs_method is None or needs_method is method) and (needs_frame is None or needs_frame is frame))
+          for frame in (None, *Frame))
+    for method in Method)
 assert all(method == at for at, method in enumerate(Method)) and all(frame == at for at, frame in enumerate(Frame))
