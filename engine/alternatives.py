@@ -69,21 +69,23 @@ class Alternative:
     @property
     def kinds(self) -> tuple[str, ...]:
         """What differs, most important first: transmissions, method, hour, day, generals, patterns, tengshe."""
-        named = (("transmissions", self.transmissions is not None), ("method", self.method is not None),
-                 ("hour", self.hour), ("day", self.day), ("generals", bool(self.generals)),
-                 ("patterns", bool(self.patterns_gained or self.patterns_lost)), ("tengshe", self.tengshe))
-        return tuple(name for name, held in named if held)
+        return tuple(compress(_KINDS, (
+            self.transmissions is not None, self.method is not None, self.hour, self.day, self.generals,
+            self.patterns_gained or self.patterns_lost, self.tengshe)))
 
     @property
     def rank(self) -> int:
         """0 when the 三伝 or method differ, 1 the hour or day, 2 the 天将, 3 the 課体, 4 only 騰蛇's bearing."""
-        kinds = self.kinds
-        for rank, group in enumerate((("transmissions", "method"), ("hour", "day"), ("generals",), ("patterns",))):
-            if any(k in kinds for k in group):
-                return rank
-        return 4
+        if self.transmissions is not None or self.method is not None:
+            return 0
+        if self.hour or self.day:
+            return 1
+        if self.generals:
+            return 2
+        return 3 if self.patterns_gained or self.patterns_lost else 4
 
 
+_KINDS = ("transmissions", "method", "hour", "day", "generals", "patterns", "tengshe")
 _SCHOOL = attrgetter(*OPTION_VALUES)  # a school's options, in field order
 
 
@@ -261,7 +263,7 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
     (三伝 and method, then hour and day, then 天将, then 課体; options in ``OPTION_VALUES`` order
     within a rank). Empty when no school option changes this chart."""
     found = []
-    mine = _patterns(chart)
+    mine: frozenset[str] | None = None  # the chart's 課体 names, worked out for the first alternative cast
     method = chart.transmissions.method
     for option, values in OPTION_VALUES.items():
         if not _applies(chart, option):
@@ -278,6 +280,8 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
             if alike and (option != "tengshe_whenever_seen" or not _bearing_differs(chart)):
                 continue
             other = _recast(chart, _with(chart.school, option, value), option)
+            if mine is None:
+                mine = _patterns(chart)
             alternative = differences(chart, other, option, value, mine)
             if alternative.kinds:
                 found.append(alternative)
