@@ -17,13 +17,13 @@ from itertools import compress
 from operator import attrgetter, is_not
 from typing import Any
 
-from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
+from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment, with_table
 from .facts import facts
 from .generals import NOBLE_TABLES, Generals
 from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
 from .patterns.rules import METHOD_NEEDED, RULES
 from .reasons import Rule
-from .school import School
+from .school import DEFAULT_SCHOOL, School
 from .symbols import BRANCHES, Branch
 from .terms import General, Method
 from .transmissions import DEPTH_READ
@@ -97,6 +97,9 @@ def _with(school: School, option: str, value: bool | str) -> School:
 
 
 _POSITION = {option: at for at, option in enumerate(OPTION_VALUES)}
+# The default school with one option set to each of its values, made at import: most charts are its.
+_DEFAULT_WITH = {(option, value): _with(DEFAULT_SCHOOL, option, value)
+                 for option, values in OPTION_VALUES.items() for value in values}
 
 
 def tengshe_bears(chart: Chart, whenever_seen: bool) -> bool:
@@ -251,6 +254,8 @@ def _recast(chart: Chart, school: School, option: str) -> Chart:
     if option not in _BUILT_FROM:  # the chart's own parts
         return Chart(chart.day, chart.hour, chart.yuejiang, school, chart.plate, chart.lessons, chart.transmissions,
                      chart.generals, chart.steps, chart.void, m, chart.sun)
+    if option in GENERALS_FROM:  # the chart's parts but its generals and steps
+        return with_table(chart, school)
     if option not in _CALENDAR and option not in _SUN:  # same day, hour and 晝夜: the shared classical chart
         core = classical_chart(chart.day, chart.yuejiang, chart.hour, school, chart.generals.daytime)
         return with_moment(core, m, chart.sun)
@@ -279,7 +284,9 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
                 continue
             if alike and (option != "tengshe_whenever_seen" or not _bearing_differs(chart)):
                 continue
-            other = _recast(chart, _with(chart.school, option, value), option)
+            school = (_DEFAULT_WITH[(option, value)] if chart.school is DEFAULT_SCHOOL
+                      else _with(chart.school, option, value))
+            other = _recast(chart, school, option)
             if mine is None:
                 mine = _patterns(chart)
             alternative = differences(chart, other, option, value, mine)

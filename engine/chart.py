@@ -267,15 +267,35 @@ def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School, daytime:
     transmissions = _TRANSMISSIONS.get(transmissions_key)
     if transmissions is None:
         transmissions = _TRANSMISSIONS[transmissions_key] = three_transmissions(day, plate, lessons, school)
-    daytime = is_daytime(hour) if daytime is None else daytime
-    generals_key = (int(day.stem), int(hour), offset, school.noble_table, daytime)
-    generals = _GENERALS.get(generals_key)
+    generals = _generals(day, hour, plate, school, is_daytime(hour) if daytime is None else daytime)
+    void = _VOIDS[at]
+    steps = _shared_steps(day, at, plate, transmissions, generals, void)
+    return Chart(day, hour, yuejiang, school, plate, lessons, transmissions, generals, steps, void)
+
+
+def with_table(chart: Chart, school: School) -> Chart:
+    """``chart`` under ``school``, which differs from the chart's only in the 貴人 table (GENERALS_FROM):
+    its generals and its steps placed again, every other part (moment and sun too) its own."""
+    day, plate = chart.day, chart.plate
+    generals = _generals(day, chart.hour, plate, school, chart.generals.daytime)
+    steps = _shared_steps(day, day.index, plate, chart.transmissions, generals, chart.void)
+    return Chart(day, chart.hour, chart.yuejiang, school, plate, chart.lessons, chart.transmissions, generals, steps,
+                 chart.void, chart.moment, chart.sun)
+
+
+def _generals(day: Pillar, hour: Branch, plate: Plate, school: School, daytime: bool) -> Generals:
+    key = (int(day.stem), int(hour), plate.offset, school.noble_table, daytime)
+    generals = _GENERALS.get(key)
     if generals is None:
         made = place_generals(day.stem, hour, plate, school.noble_table, daytime)
-        generals = _GENERALS[generals_key] = _ALIKE.setdefault(made, made)
-    void = _VOIDS[at]
-    steps_key = (at, offset, transmissions.branches, generals)
-    steps = _STEPS.get(steps_key)
+        generals = _GENERALS[key] = _ALIKE.setdefault(made, made)
+    return generals
+
+
+def _shared_steps(day: Pillar, at: int, plate: Plate, transmissions: Transmissions, generals: Generals,
+                  void: tuple[Branch, Branch]) -> tuple[Step, Step, Step]:
+    key = (at, plate.offset, transmissions.branches, generals)
+    steps = _STEPS.get(key)
     if steps is None:
-        steps = _STEPS[steps_key] = _steps(day, plate, transmissions, generals, void)
-    return Chart(day, hour, yuejiang, school, plate, lessons, transmissions, generals, steps, void)
+        steps = _STEPS[key] = _steps(day, plate, transmissions, generals, void)
+    return steps
