@@ -3,7 +3,7 @@
 An *alternative* of a chart is the chart cast from the same inputs under its school with exactly one
 option set to another of its values. Only the options that can apply are tried: the day change only
 when the hour is read between 23:00 and 24:00, the sun's options only when a place is known, no
-calendar option for the classical inputs, the 伏吟 option only on a 伏吟 plate.
+calendar option for the classical inputs, the 伏吟 option only on a 伏吟 plate whose 末 it decides.
 
     >>> from engine import cast_classical
     >>> [(a.option, a.value, a.kinds) for a in alternatives(cast_classical("丁卯", "子", "子"))]
@@ -13,15 +13,17 @@ calendar option for the classical inputs, the 伏吟 option only on a 伏吟 pla
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, is_not
 from typing import Any
 
-from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment
+from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, classical_chart, with_moment, with_table
 from .facts import facts
-from .generals import Generals
+from .generals import NOBLE_TABLES, Generals
 from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
-from .patterns.rules import RULES
-from .school import School
+from .patterns.rules import METHOD_NEEDED, RULES
+from .reasons import Rule
+from .school import DEFAULT_SCHOOL, School
 from .symbols import BRANCHES, Branch
 from .terms import General, Method
 from .transmissions import DEPTH_READ
@@ -67,21 +69,23 @@ class Alternative:
     @property
     def kinds(self) -> tuple[str, ...]:
         """What differs, most important first: transmissions, method, hour, day, generals, patterns, tengshe."""
-        named = (("transmissions", self.transmissions is not None), ("method", self.method is not None),
-                 ("hour", self.hour), ("day", self.day), ("generals", bool(self.generals)),
-                 ("patterns", bool(self.patterns_gained or self.patterns_lost)), ("tengshe", self.tengshe))
-        return tuple(name for name, held in named if held)
+        return tuple(compress(_KINDS, (
+            self.transmissions is not None, self.method is not None, self.hour, self.day, self.generals,
+            self.patterns_gained or self.patterns_lost, self.tengshe)))
 
     @property
     def rank(self) -> int:
         """0 when the 三伝 or method differ, 1 the hour or day, 2 the 天将, 3 the 課体, 4 only 騰蛇's bearing."""
-        kinds = self.kinds
-        for rank, group in enumerate((("transmissions", "method"), ("hour", "day"), ("generals",), ("patterns",))):
-            if any(k in kinds for k in group):
-                return rank
-        return 4
+        if self.transmissions is not None or self.method is not None:
+            return 0
+        if self.hour or self.day:
+            return 1
+        if self.generals:
+            return 2
+        return 3 if self.patterns_gained or self.patterns_lost else 4
 
 
+_KINDS = ("transmissions", "method", "hour", "day", "generals", "patterns", "tengshe")
 _SCHOOL = attrgetter(*OPTION_VALUES)  # a school's options, in field order
 
 
@@ -93,6 +97,9 @@ def _with(school: School, option: str, value: bool | str) -> School:
 
 
 _POSITION = {option: at for at, option in enumerate(OPTION_VALUES)}
+# The default school with one option set to each of its values, made at import: most charts are its.
+_DEFAULT_WITH = {(option, value): _with(DEFAULT_SCHOOL, option, value)
+                 for option, values in OPTION_VALUES.items() for value in values}
 
 
 def tengshe_bears(chart: Chart, whenever_seen: bool) -> bool:
@@ -131,6 +138,19 @@ def _regeneraled(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[
     return (mine - _GENERAL_NAMES) | {name for name, rule in _GENERAL_RULES if isinstance(rule(other, known), tuple)}
 
 
+# The rules of the patterns that read the method (or, for 昴星's, the school), and their names.
+_METHOD_RULES = tuple((name._name_, rule) for name, rule in RULES if name in METHOD_NEEDED)
+_METHOD_NAMES = frozenset(name for name, _ in _METHOD_RULES)
+
+
+def _remethoded(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[str]:
+    """The names of ``other``'s 課体, where ``other`` is ``chart`` (of a moment; 課体 names ``mine``)
+    but for its school and its 三伝's method (and why it was chosen): ``mine`` but for the patterns
+    that need a method, which are decided again."""
+    known = facts(chart)
+    return (mine - _METHOD_NAMES) | {name for name, rule in _METHOD_RULES if isinstance(rule(other, known), tuple)}
+
+
 def clear_cache() -> None:
     """Forget the 課体 kept for the classical charts (with engine.chart.clear_cache, for cold timings)."""
     _CLASSICAL_PATTERNS.clear()
@@ -147,6 +167,9 @@ def differences(
         theirs = mine  # only a school option no rule reads for this chart differs: the same 課体
     elif option in GENERALS_FROM and other.moment is chart.moment is not None and other.day == chart.day:
         theirs = _regeneraled(other, chart, mine)  # the same parts but the 天将
+    elif (chart.moment is not None and u.branches == t.branches and u.frame is t.frame
+          and _ALIKE_BUT_METHOD(other) == _ALIKE_BUT_METHOD(chart)):
+        theirs = _remethoded(other, chart, mine)  # the same parts but the method (渉害's depth count, 昴星's names)
     else:
         same = other.day == chart.day and other.moment is chart.moment and u.branches == t.branches
         theirs = _patterns(other, chart if same else None)
@@ -165,7 +188,8 @@ def differences(
 def _moved(theirs: Generals, mine: Generals) -> tuple[Branch, ...]:
     """The 天盤 branches whose 天将 differ (``Generals.on`` of each, read off the two tables at once)."""
     a, a_at, b, b_at = theirs.by_ground, theirs.offset, mine.by_ground, mine.offset
-    return tuple(BRANCHES[h] for h in range(12) if a[(h - a_at) % 12] is not b[(h - b_at) % 12])
+    # The general on each 天盤 branch h is by_ground[(h - offset) % 12]: each table turned by its offset.
+    return tuple(compress(BRANCHES, map(is_not, a[12 - a_at:] + a[:12 - a_at], b[12 - b_at:] + b[:12 - b_at])))
 
 
 # What a chart is apart from its school: the 課体 read only these and SCHOOL_READ's options.
@@ -173,6 +197,11 @@ def _moved(theirs: Generals, mine: Generals) -> tuple[Branch, ...]:
 # are not compared.
 _PARTS = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "transmissions", "void",
                     "moment", "sun")
+
+
+# The parts besides the 三伝, which differ only in their method (and its reasons) where this is called.
+_ALIKE_BUT_METHOD = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "void", "moment",
+                               "sun")
 
 
 # The options a chart's parts are built from (the classical ones, the calendar's and the sun's).
@@ -188,8 +217,34 @@ def _applies(chart: Chart, option: str) -> bool:
         wall = chart.sun.solar if chart.sun is not None and chart.sun.solar is not None else chart.moment.local
         return wall.hour == 23
     if option == "fuyin_repeat_clash":
-        return chart.plate.offset == 0
+        return chart.plate.offset == 0 and _repeat_read(chart)
     return True
+
+
+def _repeat_read(chart: Chart) -> bool:
+    """Whether fuyin_repeat_clash decides the 伏吟 chart's 末: 刑(中) repeats 初, so the option takes
+    沖(中) instead (REPEAT_CLASH) or keeps it (PUNISH_FINAL with 末 = 初); else either value gives this 三伝."""
+    t = chart.transmissions
+    last = t.trace[-1].rule
+    return last is Rule.REPEAT_CLASH or (last is Rule.PUNISH_FINAL and t.final == t.initial)
+
+
+def _bearing_differs(chart: Chart) -> bool:
+    """Whether ``tengshe_bears`` answers differently under the two readings: 騰蛇 rides 中 or 末, not 初."""
+    heaven = chart.plate.up(chart.generals.ground_of(General.騰蛇))
+    t = chart.transmissions
+    return heaven != t.initial and (heaven == t.middle or heaven == t.final)
+
+
+# The 貴人 tables by OPTION_VALUES' values of noble_table.
+_NOBLE_TABLES: dict[bool | str, tuple[tuple[Branch, Branch], ...]] = {
+    table: rows for table, rows in NOBLE_TABLES.items()}
+
+
+def _seats_noble_elsewhere(chart: Chart, table: bool | str) -> bool:
+    """Whether the 貴人 table ``table`` seats 貴人 on another branch than ``chart``'s: where it does not
+    (the tables agree on the day stem), the generals, and so the whole chart, are the chart's own."""
+    return _NOBLE_TABLES[table][chart.day.stem][0 if chart.generals.daytime else 1] is not chart.generals.noble
 
 
 def _recast(chart: Chart, school: School, option: str) -> Chart:
@@ -199,6 +254,8 @@ def _recast(chart: Chart, school: School, option: str) -> Chart:
     if option not in _BUILT_FROM:  # the chart's own parts
         return Chart(chart.day, chart.hour, chart.yuejiang, school, chart.plate, chart.lessons, chart.transmissions,
                      chart.generals, chart.steps, chart.void, m, chart.sun)
+    if option in GENERALS_FROM:  # the chart's parts but its generals and steps
+        return with_table(chart, school)
     if option not in _CALENDAR and option not in _SUN:  # same day, hour and 晝夜: the shared classical chart
         core = classical_chart(chart.day, chart.yuejiang, chart.hour, school, chart.generals.daytime)
         return with_moment(core, m, chart.sun)
@@ -211,7 +268,7 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
     (三伝 and method, then hour and day, then 天将, then 課体; options in ``OPTION_VALUES`` order
     within a rank). Empty when no school option changes this chart."""
     found = []
-    mine = _patterns(chart)
+    mine: frozenset[str] | None = None  # the chart's 課体 names, worked out for the first alternative cast
     method = chart.transmissions.method
     for option, values in OPTION_VALUES.items():
         if not _applies(chart, option):
@@ -223,12 +280,15 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
         if option == "shehai_depth_first" and not any(w.rule in DEPTH_READ for w in chart.transmissions.trace):
             continue  # 渉害 not counted: the same 三伝, so the same chart, under either value
         for value in values:
-            if value == current:
+            if value == current or (option == "noble_table" and not _seats_noble_elsewhere(chart, value)):
                 continue
-            if alike and (option != "tengshe_whenever_seen"
-                          or tengshe_bears(chart, bool(current)) == tengshe_bears(chart, bool(value))):
+            if alike and (option != "tengshe_whenever_seen" or not _bearing_differs(chart)):
                 continue
-            other = _recast(chart, _with(chart.school, option, value), option)
+            school = (_DEFAULT_WITH[(option, value)] if chart.school is DEFAULT_SCHOOL
+                      else _with(chart.school, option, value))
+            other = _recast(chart, school, option)
+            if mine is None:
+                mine = _patterns(chart)
             alternative = differences(chart, other, option, value, mine)
             if alternative.kinds:
                 found.append(alternative)

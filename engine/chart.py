@@ -14,7 +14,7 @@ from .plate import Plate, plate_for
 from .school import DEFAULT_SCHOOL, School
 from .solar import Solar, read_sun
 from .sun import Place
-from .symbols import PILLARS, STEMS, Branch, Element, Pillar, Stem, parse_branch
+from .symbols import BRANCHES, PILLARS, STEMS, Branch, Element, Pillar, Stem, parse_branch
 from .terms import POSITIONS, General, Kin, Position
 from .transmissions import Transmissions, three_transmissions
 
@@ -216,7 +216,7 @@ _LAST_CAST: tuple[datetime | None, str | None, School | None, Branch | None, Pla
 # Keyed on what builds them, since equal IntEnums (Stem.甲 == Branch.子) could swap one for another;
 # the generals hold no stem and are shared by value.
 _LESSONS: dict[tuple[int, int], tuple[Lesson, Lesson, Lesson, Lesson]] = {}
-_TRANSMISSIONS: dict[tuple[int, int, School], Transmissions] = {}
+_TRANSMISSIONS: dict[tuple[int, int, bool, bool], Transmissions] = {}
 _GENERALS: dict[tuple[int, int, int, str, bool], Generals] = {}
 _ALIKE: dict[Generals, Generals] = {}
 # Steps by what they are made of (the 三伝's branches, not the school that chose them): schools share them.
@@ -235,32 +235,67 @@ def clear_cache() -> None:
 
 def _steps(day: Pillar, plate: Plate, transmissions: Transmissions, generals: Generals,
            void: tuple[Branch, Branch]) -> tuple[Step, Step, Step]:
-    first, middle, final = (
-        Step(position, branch, plate.down(branch), generals.on(branch), hidden_stem(day, branch),
-             kin(day.stem.element, branch.element), branch in void)
-        for position, branch in zip(POSITIONS, transmissions.branches, strict=True)
-    )
-    return first, middle, final
+    xun = int(day.xun_start.branch)
+    kins = _KIN[day.stem.element]
+    first, middle, final = POSITIONS
+    return (_step(first, transmissions.initial, plate, generals, xun, kins, void),
+            _step(middle, transmissions.middle, plate, generals, xun, kins, void),
+            _step(final, transmissions.final, plate, generals, xun, kins, void))
+
+
+def _step(position: Position, branch: Branch, plate: Plate, generals: Generals, xun: int, kins: tuple[Kin, ...],
+          void: tuple[Branch, Branch]) -> Step:
+    """A 伝 as the reader sees it; ``xun``: the branch of the 旬's 甲; ``kins``: each branch's 六親."""
+    at = (int(branch) - xun) % 12  # hidden_stem's count
+    return Step(position, branch, plate.down(branch), generals.on(branch), STEMS[at] if at < 10 else None,
+                kins[branch], branch in void)
+
+
+# kin(day stem's element, branch's element) for each element and branch, worked out once at import.
+_KIN: tuple[tuple[Kin, ...], ...] = tuple(
+    tuple(kin(element, branch.element) for branch in BRANCHES) for element in Element)
 
 
 def _build(day: Pillar, yuejiang: Branch, hour: Branch, school: School, daytime: bool | None = None) -> Chart:
     plate = plate_for(yuejiang, hour)
-    lessons = _LESSONS.get((day.index, plate.offset))
+    at, offset = day.index, plate.offset  # index: a property, asked once
+    lessons = _LESSONS.get((at, offset))
     if lessons is None:
-        lessons = _LESSONS[(day.index, plate.offset)] = four_lessons(day, plate)
-    transmissions = _TRANSMISSIONS.get((day.index, plate.offset, school))
+        lessons = _LESSONS[(at, offset)] = four_lessons(day, plate)
+    # Keyed on the two options the 三伝 read: the schools alike in them (the 貴人 table's alternative) share them.
+    transmissions_key = (at, offset, school.fuyin_repeat_clash, school.shehai_depth_first)
+    transmissions = _TRANSMISSIONS.get(transmissions_key)
     if transmissions is None:
-        transmissions = _TRANSMISSIONS[(day.index, plate.offset, school)] = three_transmissions(
-            day, plate, lessons, school)
-    daytime = is_daytime(hour) if daytime is None else daytime
-    generals_key = (int(day.stem), int(hour), plate.offset, school.noble_table, daytime)
-    generals = _GENERALS.get(generals_key)
+        transmissions = _TRANSMISSIONS[transmissions_key] = three_transmissions(day, plate, lessons, school)
+    generals = _generals(day, hour, plate, school, is_daytime(hour) if daytime is None else daytime)
+    void = _VOIDS[at]
+    steps = _shared_steps(day, at, plate, transmissions, generals, void)
+    return Chart(day, hour, yuejiang, school, plate, lessons, transmissions, generals, steps, void)
+
+
+def with_table(chart: Chart, school: School) -> Chart:
+    """``chart`` under ``school``, which differs from the chart's only in the 貴人 table (GENERALS_FROM):
+    its generals and its steps placed again, every other part (moment and sun too) its own."""
+    day, plate = chart.day, chart.plate
+    generals = _generals(day, chart.hour, plate, school, chart.generals.daytime)
+    steps = _shared_steps(day, day.index, plate, chart.transmissions, generals, chart.void)
+    return Chart(day, chart.hour, chart.yuejiang, school, plate, chart.lessons, chart.transmissions, generals, steps,
+                 chart.void, chart.moment, chart.sun)
+
+
+def _generals(day: Pillar, hour: Branch, plate: Plate, school: School, daytime: bool) -> Generals:
+    key = (int(day.stem), int(hour), plate.offset, school.noble_table, daytime)
+    generals = _GENERALS.get(key)
     if generals is None:
         made = place_generals(day.stem, hour, plate, school.noble_table, daytime)
-        generals = _GENERALS[generals_key] = _ALIKE.setdefault(made, made)
-    void = _VOIDS[day.index]
-    steps_key = (day.index, plate.offset, transmissions.branches, generals)
-    steps = _STEPS.get(steps_key)
+        generals = _GENERALS[key] = _ALIKE.setdefault(made, made)
+    return generals
+
+
+def _shared_steps(day: Pillar, at: int, plate: Plate, transmissions: Transmissions, generals: Generals,
+                  void: tuple[Branch, Branch]) -> tuple[Step, Step, Step]:
+    key = (at, plate.offset, transmissions.branches, generals)
+    steps = _STEPS.get(key)
     if steps is None:
-        steps = _STEPS[steps_key] = _steps(day, plate, transmissions, generals, void)
-    return Chart(day, hour, yuejiang, school, plate, lessons, transmissions, generals, steps, void)
+        steps = _STEPS[key] = _steps(day, plate, transmissions, generals, void)
+    return steps

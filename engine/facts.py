@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .chart import Chart
+from .chart import Chart, Step
 from .recent import Recent
-from .symbols import BRANCHES, Branch, Element, Pillar, Stem, travel_horse
+from .symbols import BRANCHES, PILLARS, Branch, Element, Pillar, Stem, travel_horse
 from .terms import VIGOURS, Input, Kin, Position, Sex, Vigour
 
 
@@ -186,9 +186,10 @@ def _derive(
         sex = Sex[sex.strip()]
     if birth_year is not None and (isinstance(birth_year, bool) or not isinstance(birth_year, int)):
         raise ValueError(f"birth_year {birth_year!r} is not a year: give an integer such as 1990")
-    for label, value in (("month", month), ("year", year)):
-        if value is not None and not isinstance(value, Branch):
-            raise ValueError(f"{label}={value!r} is not a Branch: give one of 子丑寅卯辰巳午未申酉戌亥")
+    if month is not None or year is not None:
+        for label, value in (("month", month), ("year", year)):
+            if value is not None and not isinstance(value, Branch):
+                raise ValueError(f"{label}={value!r} is not a Branch: give one of 子丑寅卯辰巳午未申酉戌亥")
 
     missing: list[Missing] = []
     moment = chart.moment
@@ -223,29 +224,30 @@ def _derive(
         else:
             walking = walking_year(natal, year_branch, sex)
 
-    steps = tuple(
-        StepFacts(
-            step.position, step.branch, step.hidden_stem, step.kin, step.void,
-            vigour(step.branch, month_branch) if month_branch is not None else None,
-        )
-        for step in chart.steps
-    )
-    return Facts(
-        day=chart.day,
-        xun=chart.day.xun_start,
-        void=chart.void,
-        steps=(steps[0], steps[1], steps[2]),
-        travel_horse=travel_horse(chart.day.branch),
-        ding=ding_god(chart.day),
-        heavenly_horse=heavenly_horse(month_branch) if month_branch is not None else None,
-        year=year_branch,
-        month=month_branch,
-        natal=natal,
-        age=age,
-        sex=sex,
-        walking_year=walking,
-        missing=tuple(missing),
-    )
+    one, two, three = chart.steps
+    day = chart.day
+    at = day.index
+    if month_branch is None:
+        return Facts(day, PILLARS[at - day.stem], chart.void, (_step(one, None), _step(two, None), _step(three, None)),
+                     travel_horse(day.branch), _DING[at], None, year_branch, None, natal, age, sex, walking,
+                     tuple(missing))
+    vigours = _VIGOURS[month_branch]
+    return Facts(day, PILLARS[at - day.stem], chart.void,
+                 (_step(one, vigours), _step(two, vigours), _step(three, vigours)),
+                 travel_horse(day.branch), _DING[at], _HEAVENLY_HORSE[month_branch], year_branch, month_branch, natal,
+                 age, sex, walking, tuple(missing))
+
+
+def _step(step: Step, vigours: tuple[Vigour, ...] | None) -> StepFacts:
+    """A 伝's facts; ``vigours``: the 旺相休囚死 of each branch in the month, if it is known."""
+    return StepFacts(step.position, step.branch, step.hidden_stem, step.kin, step.void,
+                     None if vigours is None else vigours[step.branch])
+
+
+# What vigour, ding_god and heavenly_horse answer, for each month, day and month, worked out once at import.
+_VIGOURS: tuple[tuple[Vigour, ...], ...] = tuple(tuple(vigour(b, month) for b in BRANCHES) for month in BRANCHES)
+_DING: tuple[Branch, ...] = tuple(ding_god(day) for day in PILLARS)
+_HEAVENLY_HORSE: tuple[Branch, ...] = tuple(heavenly_horse(month) for month in BRANCHES)
 
 
 __all__ = [

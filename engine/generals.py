@@ -64,6 +64,7 @@ def place_generals(
     clockwise = ground in _CLOCKWISE_GROUND
     step = 1 if clockwise else -1
     by_ground = [General.貴人] * 12
+    at = int(ground)  # int: not Branch's own + (a call per general)
     for i, general in enumerate(GENERALS):
-        by_ground[(ground + step * i) % 12] = general
+        by_ground[(at + step * i) % 12] = general
     return Generals(noble, ground, daytime, clockwise, tuple(by_ground), plate.offset)

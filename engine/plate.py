@@ -34,4 +34,4 @@ PLATES: tuple[Plate, ...] = tuple(Plate(k) for k in range(12))
 
 def plate_for(yuejiang: Branch, hour: Branch) -> Plate:
     """Put the 月将 over the hour branch (以月將加占時之上, ¶43)."""
-    return PLATES[(yuejiang - hour) % 12]
+    return PLATES[(int(yuejiang) - int(hour)) % 12]  # int: not Branch's own - (a call)

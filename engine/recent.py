@@ -40,11 +40,12 @@ class Recent(Generic[K, V]):
 
     def put(self, key: K, value: V) -> V:
         """Keep ``value`` for ``key`` (replacing what was kept for it); returns ``value``."""
+        at, items = id(key), self._items
         with self._lock:
-            self._items.pop(id(key), None)
-            self._items[id(key)] = (key, value)
-            while len(self._items) > self.size:
-                del self._items[next(iter(self._items))]
+            items.pop(at, None)
+            items[at] = (key, value)
+            while len(items) > self.size:
+                del items[next(iter(items))]
         return value
 
     def clear(self) -> None:

@@ -169,7 +169,7 @@ _TRIAD_INDEX: tuple[int, ...] = (0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1)
 
 def travel_horse(branch: Branch) -> Branch:
     """驛馬 of a branch: 申子辰 寅, 寅午戌 申, 巳酉丑 亥, 亥卯未 巳 (docs/rules.md §6)."""
-    return BRANCHES[(TRIADS[_TRIAD_INDEX[branch]][0] + 6) % 12]
+    return BRANCHES[(int(TRIADS[_TRIAD_INDEX[branch]][0]) + 6) % 12]  # int: not Branch's own + (a call)
 
 
 @dataclass(frozen=True, slots=True)

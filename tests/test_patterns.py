@@ -24,6 +24,7 @@ from engine.alternatives import OPTION_VALUES
 from engine.chart import classical_chart
 from engine.facts import Facts, Sex, facts
 from engine.patterns import GENERALS_READ, PATTERN_NAMES, SCHOOL_READ, Unknown, classify, detect
+from engine.patterns.rules import FRAME_NEEDED, METHOD_NEEDED, RULES, RULES_FOR
 from engine.symbols import BRANCHES, PILLARS, Branch
 from engine.terms import General, Input, Method, PatternName
 from testkit.classical import Lazy
@@ -238,6 +239,43 @@ def test_only_the_patterns_named_read_the_generals(charts: Sequence[Chart]) -> N
                 where = f"{chart.day} k={chart.plate.offset} {chart.hour} {table} {daytime}"
                 assert others(got.held) == others(want.held), where
                 assert others(got.undecided) == others(want.undecided), where
+
+
+@pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
+def test_only_the_patterns_that_need_a_method_read_it(charts: Sequence[Chart]) -> None:
+    # engine.alternatives decides only these again for a chart alike but for its method (渉害's depth
+    # count): under any other method, and either 昴星 naming, the chart's parts decide every other
+    # pattern as the chart's own do, reasons and all.
+    def others(patterns: tuple[Any, ...]) -> list[Any]:
+        return [p for p in patterns if p.name not in METHOD_NEEDED]
+
+    for chart in charts:
+        want, known = classify(chart), facts(chart)
+        for method in Method:
+            for by_day in (False, True):
+                other = replace(chart, transmissions=replace(chart.transmissions, method=method),
+                                school=replace(chart.school, maoxing_by_day=by_day))
+                got = classify(other, known)
+                where = f"{chart.day} k={chart.plate.offset} {chart.hour} {method} {by_day}"
+                assert others(got.held) == others(want.held), where
+                assert others(got.undecided) == others(want.undecided), where
+
+
+@pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
+def test_a_pattern_outside_a_charts_method_and_frame_never_holds(charts: Sequence[Chart]) -> None:
+    # classify asks a chart only RULES_FOR its method and frame: every other rule answers None,
+    # whatever the method, the frame, the school's 昴星 naming or the facts given.
+    for i, chart in enumerate(charts):
+        given = facts(chart, month=BRANCHES[i % 12], year=BRANCHES[(i * 5) % 12], birth_year=1930 + i % 71, sex="男")
+        for known in (facts(chart), given):
+            for by_day in (False, True):
+                read = replace(chart, school=replace(chart.school, maoxing_by_day=by_day))
+                t = read.transmissions
+                asked = {name for name, _ in RULES_FOR[t.method][0 if t.frame is None else t.frame + 1]}
+                assert [name for name, rule in RULES if name not in asked and rule(read, known) is not None] == []
+                assert asked == {name for name in PATTERN_NAMES
+                                 if METHOD_NEEDED.get(name, t.method) is t.method
+                                 and FRAME_NEEDED.get(name, t.frame) is t.frame}
 
 
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])

@@ -45,7 +45,7 @@ from ..facts import facts as derive_facts
 from ..reasons import Why
 from ..recent import Recent
 from ..terms import PATTERN_NAMES, Input, Method, PatternName
-from .rules import RULES, Needs
+from .rules import RULES_FOR, Needs
 
 __all__ = [
     "GENERALS_READ", "NEEDS_INPUT", "PATTERN_NAMES", "SCHOOL_READ", "Pattern", "Patterns", "Unknown", "classify",
@@ -111,14 +111,16 @@ def classify(chart: Chart, facts: Facts | None = None) -> Patterns:
     """
     if facts is None:
         facts = derive_facts(chart)
-    elif facts.day != chart.day or tuple(s.branch for s in facts.steps) != chart.transmissions.branches:
+    elif facts.day != chart.day or (facts.steps[0].branch, facts.steps[1].branch,
+                                    facts.steps[2].branch) != chart.transmissions.branches:
         raise ValueError(f"facts for {facts.day} do not belong to this {chart.day} chart: derive them from it")
     kept = _CLASSIFIED.get(chart)
     if kept is not None and (kept[0] is facts or kept[0] == facts):
         return kept[1]
     held: list[Pattern] = []
     undecided: list[Unknown] = []
-    for name, rule in RULES:
+    t = chart.transmissions
+    for name, rule in RULES_FOR[t.method][0 if t.frame is None else t.frame + 1]:
         result = rule(chart, facts)
         if result is None:
             continue

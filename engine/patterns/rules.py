@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from ..chart import Chart
 from ..facts import Facts
 from ..reasons import Rule, Value, Why
-from ..symbols import Branch, Rank, Stem
+from ..symbols import BRANCHES, Branch, Rank, Stem
 from ..terms import PATTERN_NAMES, Frame, General, Input, Method, PatternName, Relation, Seat, Vigour
 
-__all__ = ["RULES", "Answer", "Needs", "PatternRule"]
+__all__ = ["FRAME_NEEDED", "METHOD_NEEDED", "RULES", "RULES_FOR", "Answer", "Needs", "PatternRule"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +36,13 @@ def _because(rule: Rule, **values: Value) -> tuple[Why, ...]:
     return (Why(rule, tuple(values.items())),)
 
 
+# 孟仲季 of each branch, looked up: Branch.season_rank is a property, asked of the three 伝 four times a chart.
+_SEASON_RANK: tuple[Rank, ...] = tuple(b.season_rank for b in BRANCHES)
+
+
 def _rank_all(chart: Chart, rank: Rank) -> bool:
-    return all(b.season_rank is rank for b in chart.transmissions.branches)
+    t = chart.transmissions
+    return _SEASON_RANK[t.initial] is rank and _SEASON_RANK[t.middle] is rank and _SEASON_RANK[t.final] is rank
 
 
 # --- from the method and frame (¶139–¶147) ---------------------------------------------------
@@ -107,6 +112,8 @@ def _dragon_head(chart: Chart, facts: Facts) -> Answer:
         why += _because(Rule.P_龍首_NOBLE, initial=initial)
     if why:
         return tuple(why)
+    if facts.year is not None and facts.month is not None:
+        return None
     needs = tuple(name for name, known in ((Input.太歳, facts.year), (Input.月建, facts.month)) if known is None)
     if needs:
         return Needs(needs, Why(Rule.P_龍首_UNKNOWN, (("initial", initial), ("needs", needs))))
@@ -182,8 +189,10 @@ def _weeds(chart: Chart, _: Facts) -> Answer:
 def _wanton(chart: Chart, _: Facts) -> Answer:
     t = chart.transmissions
     on = chart.generals.on
+    if on(t.initial) is not General.天后 or on(t.final) is not General.六合:
+        return None
     gates = [b for b in t.branches if b in _GATES]
-    if on(t.initial) is not General.天后 or on(t.final) is not General.六合 or not gates:
+    if not gates:
         return None
     return _because(Rule.P_淫女, initial=t.initial, final=t.final, gate=gates[0])
 
@@ -199,8 +208,10 @@ _NINE_UGLY_STEMS = (Stem.乙, Stem.戊, Stem.己, Stem.辛, Stem.壬)
 
 def _nine_ugly(chart: Chart, _: Facts) -> Answer:
     day = chart.day
+    if day.stem not in _NINE_UGLY_STEMS or _SEASON_RANK[day.branch] is not Rank.仲:
+        return None
     ground = chart.plate.down(Branch.丑)
-    if day.stem not in _NINE_UGLY_STEMS or day.branch.season_rank is not Rank.仲 or ground.season_rank is not Rank.仲:
+    if _SEASON_RANK[ground] is not Rank.仲:
         return None
     return _because(Rule.P_九醜, stem=day.stem, branch=day.branch, ground=ground)
 
@@ -212,6 +223,8 @@ _BARRIER_GENERALS = (General.六合, General.青龍)
 
 
 def _break_barrier(chart: Chart, _: Facts) -> Answer:
+    if chart.stem_upper not in _BARRIERS and chart.branch_upper not in _BARRIERS:
+        return None
     why = tuple(
         Why(Rule.P_斬関, (("seat", seat), ("upper", upper), ("general", chart.generals.on(upper))))
         for seat, upper in ((Seat.干上神, chart.stem_upper), (Seat.支上神, chart.branch_upper))
@@ -221,9 +234,9 @@ def _break_barrier(chart: Chart, _: Facts) -> Answer:
 
 
 def _wanderer(chart: Chart, facts: Facts) -> Answer:
-    branches = chart.transmissions.branches
     if not _rank_all(chart, Rank.季):
         return None
+    branches = chart.transmissions.branches
     if facts.ding in branches:
         return _because(Rule.P_遊子_DING, branches=branches, ding=facts.ding)
     if facts.heavenly_horse is None:
@@ -234,9 +247,9 @@ def _wanderer(chart: Chart, facts: Facts) -> Answer:
 
 
 def _heaven_prison(chart: Chart, facts: Facts) -> Answer:
-    initial = facts.initial
     if chart.stem_upper != Branch.辰:
         return None
+    initial = facts.initial
     if initial.vigour is None:
         return Needs((Input.旺相休囚死,), Why(Rule.P_天獄_UNKNOWN, (("initial", initial.branch),)))
     if initial.vigour not in (Vigour.囚, Vigour.死):
@@ -266,8 +279,9 @@ def _son_in_law(chart: Chart, _: Facts) -> Answer:
 
 def _all_lessons(relation: Relation, rule: Rule) -> PatternRule:
     def holds(chart: Chart, _: Facts) -> Answer:
-        if any(lesson.relation is not relation for lesson in chart.lessons):
-            return None
+        for lesson in chart.lessons:
+            if lesson.relation is not relation:
+                return None
         return _because(rule)
 
     return holds
@@ -298,7 +312,8 @@ def _triad(members: str) -> PatternRule:
     members_set = frozenset(wanted)
 
     def holds(chart: Chart, _: Facts) -> Answer:
-        if frozenset(chart.transmissions.branches) != members_set:
+        t = chart.transmissions
+        if t.initial not in members_set or frozenset(t.branches) != members_set:
             return None
         return _because(Rule.P_三合, triad=wanted, element=wanted[1].element)
 
@@ -354,3 +369,24 @@ RULES: tuple[tuple[PatternName, PatternRule], ...] = (
     (P.潤下, _triad("申子辰")),  # ¶175
 )
 assert tuple(name for name, _ in RULES) == PATTERN_NAMES
+
+# The method or the frame without which a pattern never holds (its rule asks for it first).
+METHOD_NEEDED: dict[PatternName, Method] = {
+    **{name: Method[name.name] for name in (P.元首, P.重審, P.知一, P.見機, P.察微, P.蒿矢, P.弾射, P.昴星, P.別責,
+                                            P.自任, P.自信, P.無依)},
+    P.冬蛇掩目: Method.昴星, P.虎視転蓬: Method.昴星,
+}
+FRAME_NEEDED: dict[PatternName, Frame] = {
+    P.八専: Frame.八専, P.伏吟: Frame.伏吟, P.反吟: Frame.反吟, P.帷簿: Frame.八専}
+
+
+# Each rule with the method and the frame it needs (None: any).
+_NEEDED = tuple((name, rule, METHOD_NEEDED.get(name), FRAME_NEEDED.get(name)) for name, rule in RULES)
+# The rules a chart of each method and frame can satisfy, in RULES' order: RULES_FOR[method][frame],
+# indexed by the frame's value + 1 (0 for no frame). A chart asks only these.
+RULES_FOR: tuple[tuple[tuple[tuple[PatternName, PatternRule], ...], ...], ...] = tuple(
+    tuple(tuple((name, rule) for name, rule, needs_method, needs_frame in _NEEDED
+                if (needs_method is None or needs_method is method) and (needs_frame is None or needs_frame is frame))
+          for frame in (None, *Frame))
+    for method in Method)
+assert all(method == at for at, method in enumerate(Method)) and all(frame == at for at, frame in enumerate(Frame))
