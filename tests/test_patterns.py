@@ -12,7 +12,7 @@ Every definition is restated below from docs/rules.md §7 with its own small tab
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -220,45 +220,47 @@ def test_only_the_school_options_named_are_read(charts: Sequence[Chart]) -> None
                 assert classify(other) == want, f"{chart.day} k={chart.plate.offset} {chart.hour} {option}={value}"
 
 
+def _decided_alike_but(read: Container[PatternName], variants: Iterable[tuple[Chart, Chart, str]]) -> None:
+    """Each (chart, variant, where): the variant's parts decide every pattern outside ``read`` as the
+    chart's own do, reasons and all, given the chart's facts."""
+    def others(patterns: tuple[Any, ...]) -> list[Any]:
+        return [p for p in patterns if p.name not in read]
+
+    for chart, other, where in variants:
+        want, got = classify(chart), classify(other, facts(chart))
+        assert others(got.held) == others(want.held), where
+        assert others(got.undecided) == others(want.undecided), where
+
+
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
 def test_only_the_patterns_named_read_the_generals(charts: Sequence[Chart]) -> None:
     # engine.alternatives decides only these again for a chart alike but for its 天将 (the 貴人
     # table's alternative): the chart's parts with the generals of the other table and of the other
-    # half of the day decide every other pattern as the chart's own do, reasons and all.
-    def others(patterns: tuple[Any, ...]) -> list[Any]:
-        return [p for p in patterns if p.name not in GENERALS_READ]
-
-    for chart in charts:
-        want, known = classify(chart), facts(chart)
+    # half of the day decide every other pattern as the chart's own do.
+    def variants(chart: Chart) -> Iterable[tuple[Chart, Chart, str]]:
         for table in ("甲牛", "甲羊"):
             for daytime in (True, False):
                 placed = classical_chart(chart.day, chart.yuejiang, chart.hour,
                                          replace(chart.school, noble_table=table), daytime)
-                other = replace(chart, generals=placed.generals, steps=placed.steps)
-                got = classify(other, known)
-                where = f"{chart.day} k={chart.plate.offset} {chart.hour} {table} {daytime}"
-                assert others(got.held) == others(want.held), where
-                assert others(got.undecided) == others(want.undecided), where
+                yield (chart, replace(chart, generals=placed.generals, steps=placed.steps),
+                       f"{chart.day} k={chart.plate.offset} {chart.hour} {table} {daytime}")
+
+    _decided_alike_but(GENERALS_READ, (v for chart in charts for v in variants(chart)))
 
 
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
 def test_only_the_patterns_that_need_a_method_read_it(charts: Sequence[Chart]) -> None:
     # engine.alternatives decides only these again for a chart alike but for its method (渉害's depth
     # count): under any other method, and either 昴星 naming, the chart's parts decide every other
-    # pattern as the chart's own do, reasons and all.
-    def others(patterns: tuple[Any, ...]) -> list[Any]:
-        return [p for p in patterns if p.name not in METHOD_NEEDED]
-
-    for chart in charts:
-        want, known = classify(chart), facts(chart)
+    # pattern as the chart's own do.
+    def variants(chart: Chart) -> Iterable[tuple[Chart, Chart, str]]:
         for method in Method:
             for by_day in (False, True):
-                other = replace(chart, transmissions=replace(chart.transmissions, method=method),
-                                school=replace(chart.school, maoxing_by_day=by_day))
-                got = classify(other, known)
-                where = f"{chart.day} k={chart.plate.offset} {chart.hour} {method} {by_day}"
-                assert others(got.held) == others(want.held), where
-                assert others(got.undecided) == others(want.undecided), where
+                yield (chart, replace(chart, transmissions=replace(chart.transmissions, method=method),
+                                      school=replace(chart.school, maoxing_by_day=by_day)),
+                       f"{chart.day} k={chart.plate.offset} {chart.hour} {method} {by_day}")
+
+    _decided_alike_but(METHOD_NEEDED, (v for chart in charts for v in variants(chart)))
 
 
 @pytest.mark.parametrize("charts", [DAY, NIGHT], ids=["晝", "夜"])
