@@ -29,17 +29,7 @@ from texts.reading.sentences import notes, role_label, section_title
 from texts.words.explain import chart_name, show
 from texts.words.schools import school_line
 
-from .limits import (
-    DESCRIPTION_MAX,
-    FIELD_NAME_MAX,
-    FIELD_VALUE_MAX,
-    TITLE_MAX,
-    Draft,
-    Piece,
-    fill,
-    pieces,
-    split_lines,
-)
+from .limits import DESCRIPTION_MAX, TITLE_MAX, Draft, Piece, fill, pieces, split_lines
 from .matters import matter_fields, subject
 
 if TYPE_CHECKING:  # loaded with the first matter asked (texts.matters)
@@ -151,7 +141,7 @@ def _write_fields(reading: Reading, lang: Lang) -> tuple[Piece, ...]:
     (``texts.corpus.shown.unit_lines``: the seed's Japanese; for English readers the project's
     English, labelled, first), then what the reading says with it as small lines. A stated fact with
     no line of the seed is said as such, never dressed as a quotation."""
-    out: list[Piece] = []
+    out: list[tuple[str, str]] = []
     append = out.append
     no_line = text("embed.no_line", lang)
     current: Section | None = None
@@ -166,16 +156,12 @@ def _write_fields(reading: Reading, lang: Lang) -> tuple[Piece, ...]:
         small = "-# " + "\n-# ".join(said) if said else ""
         unit = entry.unit
         if unit is None:
-            name, value = label, small or no_line
-        else:
-            where = f"（¶{unit.lines[0]}）" if unit.lines else ""
-            body = "\n".join(map(str.strip, unit_lines(unit, lang)))
-            name, value = f"{label} {subject(unit)}{where}", f"{body}\n{small}" if small else body
-        if len(value) <= FIELD_VALUE_MAX and len(name) <= FIELD_NAME_MAX and value:
-            append((name, value))  # what limits.pieces makes of a field that fits: itself
-        else:
-            out += pieces(((name, value),), lang)
-    return tuple(out)
+            append((label, small or no_line))
+            continue
+        where = f"（¶{unit.lines[0]}）" if unit.lines else ""
+        body = "\n".join(map(str.strip, unit_lines(unit, lang)))
+        append((f"{label} {subject(unit)}{where}", f"{body}\n{small}" if small else body))
+    return tuple(pieces(out, lang))
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,18 +47,11 @@ class Draft:
     description: str = ""
     fields: list[Piece] = field(default_factory=list)  # each shown full width (not inline)
     footer: str = ""
-    _field_size: int = 0  # the fields' share of ``size``, kept as they are added
 
     @property
     def size(self) -> int:
-        return len(self.title) + len(self.description) + len(self.footer) + self._field_size
-
-    def room_for(self, name: str, value: str) -> bool:
-        return len(self.fields) < FIELDS_MAX and self.size + len(name) + len(value) + FOOTER_ROOM <= EMBED_TOTAL_MAX
-
-    def add(self, name: str, value: str) -> None:
-        self.fields.append((name, value))
-        self._field_size += len(name) + len(value)
+        return (len(self.title) + len(self.description) + len(self.footer)
+                + sum(len(name) + len(value) for name, value in self.fields))
 
     def embed(self) -> discord.Embed:
         """The embed, made from its dict in one call (``Embed.from_dict``) when it has many fields;
@@ -129,23 +122,19 @@ def pieces(fields: Iterable[tuple[str, str]], lang: Lang) -> list[Piece]:
 def fill(first: Draft, placed: Iterable[Piece], lang: Lang) -> list[Draft]:
     """Place the pieces in order after ``first``'s description, opening continuation embeds as needed."""
     drafts = [first]
-    draft, fields = first, first.fields
+    fields = first.fields
     # What the open draft still takes: its characters (keeping FOOTER_ROOM free) and fields.
     room, free = EMBED_TOTAL_MAX - FOOTER_ROOM - first.size, FIELDS_MAX - len(fields)
-    used = 0  # the characters placed in the open draft here
     for piece in placed:
         grow = len(piece[0]) + len(piece[1])
         if not free or grow > room:
-            draft._field_size += used
             draft = Draft(clip(f"{first.title} {text('embed.continued', lang)}", TITLE_MAX), "", [], first.footer)
             drafts.append(draft)
             fields = draft.fields
-            room, free, used = EMBED_TOTAL_MAX - FOOTER_ROOM - draft.size, FIELDS_MAX, 0
+            room, free = EMBED_TOTAL_MAX - FOOTER_ROOM - draft.size, FIELDS_MAX
         fields.append(piece)
         room -= grow
-        used += grow
         free -= 1
-    draft._field_size += used
     return drafts
 
 
