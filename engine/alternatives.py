@@ -12,6 +12,7 @@ calendar option for the classical inputs, the 伏吟 option only on a 伏吟 pla
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, fields
 from itertools import compress
 from operator import attrgetter, is_not
@@ -21,11 +22,11 @@ from .chart import GENERALS_FROM, PARTS_READ, Chart, cast, cast_classical, class
 from .facts import facts
 from .generals import NOBLE_TABLES, Generals
 from .patterns import GENERALS_READ, SCHOOL_READ, classify, detect
-from .patterns.rules import METHOD_NEEDED, RULES
+from .patterns.rules import METHOD_NEEDED, RULES, PatternRule
 from .reasons import Rule
 from .school import DEFAULT_SCHOOL, School
 from .symbols import BRANCHES, Branch
-from .terms import General, Method
+from .terms import General, Method, PatternName
 from .transmissions import DEPTH_READ
 
 __all__ = ["OPTION_VALUES", "Alternative", "alternatives", "clear_cache", "differences", "tengshe_bears"]
@@ -125,30 +126,30 @@ def _patterns(chart: Chart, known: Chart | None = None) -> frozenset[str]:
     return kept[1]
 
 
-# The rules of the patterns that read the 天将, and their names.
-_GENERAL_RULES = tuple((name._name_, rule) for name, rule in RULES if name in GENERALS_READ)
-_GENERAL_NAMES = frozenset(name for name, _ in _GENERAL_RULES)
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """The rules of the patterns that read one part of a chart, and their names."""
+
+    rules: tuple[tuple[str, PatternRule], ...]
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, read: Container[PatternName]) -> _Reading:
+        rules = tuple((name._name_, rule) for name, rule in RULES if name in read)
+        return cls(rules, frozenset(name for name, _ in rules))
 
 
-def _regeneraled(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[str]:
+_READ_GENERALS = _Reading.of(GENERALS_READ)  # the patterns that read the 天将
+_READ_METHOD = _Reading.of(METHOD_NEEDED)  # … the method (or, for 昴星's, the school)
+
+
+def _decided_again(other: Chart, chart: Chart, mine: frozenset[str], reading: _Reading) -> frozenset[str]:
     """The names of ``other``'s 課体, where ``other`` is ``chart`` (of a moment; 課体 names ``mine``)
-    but for its generals and its steps' generals: ``mine`` but for the patterns that read the 天将,
-    which are decided again (with ``chart``'s facts, which read no general)."""
+    but for the part ``reading``'s patterns read (the generals and its steps' generals; or the school
+    and its 三伝's method, and why it was chosen): ``mine`` but for those patterns, which are decided
+    again (with ``chart``'s facts, which read neither)."""
     known = facts(chart)
-    return (mine - _GENERAL_NAMES) | {name for name, rule in _GENERAL_RULES if isinstance(rule(other, known), tuple)}
-
-
-# The rules of the patterns that read the method (or, for 昴星's, the school), and their names.
-_METHOD_RULES = tuple((name._name_, rule) for name, rule in RULES if name in METHOD_NEEDED)
-_METHOD_NAMES = frozenset(name for name, _ in _METHOD_RULES)
-
-
-def _remethoded(other: Chart, chart: Chart, mine: frozenset[str]) -> frozenset[str]:
-    """The names of ``other``'s 課体, where ``other`` is ``chart`` (of a moment; 課体 names ``mine``)
-    but for its school and its 三伝's method (and why it was chosen): ``mine`` but for the patterns
-    that need a method, which are decided again."""
-    known = facts(chart)
-    return (mine - _METHOD_NAMES) | {name for name, rule in _METHOD_RULES if isinstance(rule(other, known), tuple)}
+    return (mine - reading.names) | {name for name, rule in reading.rules if isinstance(rule(other, known), tuple)}
 
 
 def clear_cache() -> None:
@@ -166,10 +167,11 @@ def differences(
     if SCHOOL_READ.get(option) is not t.method and _PARTS(other) == _PARTS(chart):
         theirs = mine  # only a school option no rule reads for this chart differs: the same 課体
     elif option in GENERALS_FROM and other.moment is chart.moment is not None and other.day == chart.day:
-        theirs = _regeneraled(other, chart, mine)  # the same parts but the 天将
+        theirs = _decided_again(other, chart, mine, _READ_GENERALS)  # the same parts but the 天将
     elif (chart.moment is not None and u.branches == t.branches and u.frame is t.frame
           and _ALIKE_BUT_METHOD(other) == _ALIKE_BUT_METHOD(chart)):
-        theirs = _remethoded(other, chart, mine)  # the same parts but the method (渉害's depth count, 昴星's names)
+        # the same parts but the method (渉害's depth count, 昴星's names)
+        theirs = _decided_again(other, chart, mine, _READ_METHOD)
     else:
         same = other.day == chart.day and other.moment is chart.moment and u.branches == t.branches
         theirs = _patterns(other, chart if same else None)
@@ -192,16 +194,13 @@ def _moved(theirs: Generals, mine: Generals) -> tuple[Branch, ...]:
     return tuple(compress(BRANCHES, map(is_not, a[12 - a_at:] + a[:12 - a_at], b[12 - b_at:] + b[:12 - b_at])))
 
 
-# What a chart is apart from its school: the 課体 read only these and SCHOOL_READ's options.
-# The generals first: where they differ (the 貴人 table) the 三伝, equal but made for another school,
-# are not compared.
-_PARTS = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "transmissions", "void",
-                    "moment", "sun")
-
-
-# The parts besides the 三伝, which differ only in their method (and its reasons) where this is called.
-_ALIKE_BUT_METHOD = attrgetter("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "void", "moment",
-                               "sun")
+# What a chart is apart from its school and its 三伝: with them, the 課体 read only these and
+# SCHOOL_READ's options. The generals first: where they differ (the 貴人 table) the 三伝, equal but
+# made for another school, are not compared.
+_BESIDES_TRANSMISSIONS = ("generals", "steps", "day", "hour", "yuejiang", "plate", "lessons", "void", "moment", "sun")
+_PARTS = attrgetter(*_BESIDES_TRANSMISSIONS, "transmissions")
+# Where this is compared, the 三伝's branches and frame are already alike: only the method may differ.
+_ALIKE_BUT_METHOD = attrgetter(*_BESIDES_TRANSMISSIONS)
 
 
 # The options a chart's parts are built from (the classical ones, the calendar's and the sun's).
@@ -236,15 +235,11 @@ def _bearing_differs(chart: Chart) -> bool:
     return heaven != t.initial and (heaven == t.middle or heaven == t.final)
 
 
-# The 貴人 tables by OPTION_VALUES' values of noble_table.
-_NOBLE_TABLES: dict[bool | str, tuple[tuple[Branch, Branch], ...]] = {
-    table: rows for table, rows in NOBLE_TABLES.items()}
-
-
-def _seats_noble_elsewhere(chart: Chart, table: bool | str) -> bool:
-    """Whether the 貴人 table ``table`` seats 貴人 on another branch than ``chart``'s: where it does not
+def _seats_noble_elsewhere(chart: Chart, school: School) -> bool:
+    """Whether ``school``'s 貴人 table seats 貴人 on another branch than ``chart``'s: where it does not
     (the tables agree on the day stem), the generals, and so the whole chart, are the chart's own."""
-    return _NOBLE_TABLES[table][chart.day.stem][0 if chart.generals.daytime else 1] is not chart.generals.noble
+    return NOBLE_TABLES[school.noble_table][chart.day.stem][0 if chart.generals.daytime else 1] \
+        is not chart.generals.noble
 
 
 def _recast(chart: Chart, school: School, option: str) -> Chart:
@@ -280,12 +275,14 @@ def alternatives(chart: Chart) -> tuple[Alternative, ...]:
         if option == "shehai_depth_first" and not any(w.rule in DEPTH_READ for w in chart.transmissions.trace):
             continue  # 渉害 not counted: the same 三伝, so the same chart, under either value
         for value in values:
-            if value == current or (option == "noble_table" and not _seats_noble_elsewhere(chart, value)):
+            if value == current:
                 continue
             if alike and (option != "tengshe_whenever_seen" or not _bearing_differs(chart)):
                 continue
             school = (_DEFAULT_WITH[(option, value)] if chart.school is DEFAULT_SCHOOL
                       else _with(chart.school, option, value))
+            if option == "noble_table" and not _seats_noble_elsewhere(chart, school):
+                continue
             other = _recast(chart, school, option)
             if mine is None:
                 mine = _patterns(chart)
