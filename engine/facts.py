@@ -226,16 +226,10 @@ def _derive(
 
     one, two, three = chart.steps
     day = chart.day
-    at = day.index
-    if month_branch is None:
-        return Facts(day, PILLARS[at - day.stem], chart.void, (_step(one, None), _step(two, None), _step(three, None)),
-                     travel_horse(day.branch), _DING[at], None, year_branch, None, natal, age, sex, walking,
-                     tuple(missing))
-    vigours = _VIGOURS[month_branch]
-    return Facts(day, PILLARS[at - day.stem], chart.void,
-                 (_step(one, vigours), _step(two, vigours), _step(three, vigours)),
-                 travel_horse(day.branch), _DING[at], _HEAVENLY_HORSE[month_branch], year_branch, month_branch, natal,
-                 age, sex, walking, tuple(missing))
+    vigours, horse = (None, None) if month_branch is None else (_VIGOURS[month_branch], _HEAVENLY_HORSE[month_branch])
+    return Facts(day, day.xun_start, chart.void, (_step(one, vigours), _step(two, vigours), _step(three, vigours)),
+                 travel_horse(day.branch), _DING[day.index], horse, year_branch, month_branch, natal, age, sex,
+                 walking, tuple(missing))
 
 
 def _step(step: Step, vigours: tuple[Vigour, ...] | None) -> StepFacts:
