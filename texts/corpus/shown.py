@@ -91,11 +91,6 @@ def unit_lines(unit: Unit, lang: Lang, *, japanese: bool = True) -> tuple[str, .
     """A quoted unit as a reader of ``lang`` is shown it: the classical original with its editorial
     marks (none when the unit has no classical text), then ``translation_lines``. The one call for
     a reply that quotes a unit (the bot's embeds, a lookup)."""
-    if lang == "ja":  # what original and translation_lines give a reader of Japanese, without their calls
-        if unit.original:
-            shown = unit.display_original
-            return (shown, unit.display_translation) if unit.translation else (shown,)
-        return (unit.display_translation,) if unit.translation else ()
     head = (original(unit, lang),) if unit.original else ()
     return head + translation_lines(unit, lang, japanese=japanese)
 

@@ -135,8 +135,6 @@ class Unit:
         """The text a reader is shown for ``original`` or ``translation``: the verbatim text with
         each emendation shown as 〔restored〕 and each slip followed by 〔ママ〕."""
         text = self.original if which == "original" else self.translation
-        if not self.notes:  # most units: the text as it stands
-            return text
         for n in self.notes:
             if n.field != which:
                 continue

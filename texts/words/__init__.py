@@ -185,10 +185,15 @@ def words() -> Mapping[Lang, dict[str, str]]:
     return _WORDS
 
 
+def _table(lang: Lang) -> dict[str, str]:
+    """``words()[lang]``: a language already loaded is taken as it is (it was checked when loaded)."""
+    table = _LOADED.get(lang)
+    return words()[lang] if table is None else table
+
+
 def text(key: str, lang: Lang, /, **values: object) -> str:
     """The template ``key`` in ``lang``, formatted with ``values``; ``KeyError`` for an unknown key."""
-    table = _LOADED.get(lang)
-    template = (words()[lang] if table is None else table)[key]
+    template = _table(lang)[key]
     return template.format_map(values) if values else template  # format_map: the values' dict, not a copy
 
 
@@ -218,8 +223,7 @@ def term(value: Enum, lang: Lang) -> str:
 
 
 def _form(table: str, key: str, lang: Lang) -> str:
-    loaded = _LOADED.get(lang)
-    return (words()[lang] if loaded is None else loaded).get(f"{table}.{key}", key)
+    return _table(lang).get(f"{table}.{key}", key)
 
 
 def short(general: Enum, lang: Lang) -> str:
@@ -230,8 +234,7 @@ def short(general: Enum, lang: Lang) -> str:
 def shorts(generals: Iterable[Enum], lang: Lang) -> list[str]:
     """``short`` of each of ``generals``, in order, with ``lang``'s words looked up once (the ring
     writes twelve)."""
-    loaded = _LOADED.get(lang)
-    table = words()[lang] if loaded is None else loaded
+    table = _table(lang)
     return [table.get(f"short.{g._name_}", g._name_) for g in generals]
 
 
