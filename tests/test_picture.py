@@ -25,7 +25,7 @@ from engine.symbols import BRANCHES, PILLARS
 from engine.terms import General, Sex, Vigour
 from texts.cli import picture as picture_command
 from texts.picture import draw as picture
-from texts.picture import raster
+from texts.picture import glyphs, raster
 from texts.picture.alt import alt_text
 from texts.picture.draw import clear_cache, filename, render_png
 from texts.picture.fonts import FONT_DIR, FONT_FILES, cmap
@@ -113,7 +113,8 @@ def test_long_texts_drawn_as_their_words_keep_their_places(lang: Lang, monkeypat
                     pen = measure(item.text[:start], item.size, item.bold) * SCALE
                     assert abs(offset - pen) <= 0.5, (item.text, word, offset, pen)
     cut = [raster.paint(plan, theme) for plan in plans for theme in raster.THEMES_ALL]
-    monkeypatch.setattr(raster, "pieces", lambda value, size, bold: [(0, value)])
+    glyphs.placed.cache_clear()  # the texts placed as their words so far
+    monkeypatch.setattr(glyphs, "pieces", lambda value, size, bold: [(0, value)])
     whole = [raster.paint(plan, theme) for plan in plans for theme in raster.THEMES_ALL]
     for a, b in zip(cut, whole, strict=True):
         changed = ImageChops.difference(a.convert("L"), b.convert("L")).point(lambda v: 255 if v else 0)
@@ -124,6 +125,7 @@ def test_long_texts_drawn_as_their_words_keep_their_places(lang: Lang, monkeypat
     line = Layout(WIDTH, 40, (Text(MARGIN, 30, pillars, 17, "fg"),))
     drawn_whole = raster.paint(line, "dark").tobytes()
     monkeypatch.undo()
+    glyphs.placed.cache_clear()
     assert raster.paint(line, "dark").tobytes() == drawn_whole
 
 

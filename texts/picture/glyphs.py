@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from texts.memo import remember
 from texts.picture.fonts import Weight, font
 
-__all__ = ["SCALE", "SHORT", "glyphs", "measure", "pieces", "place"]
+__all__ = ["SCALE", "SHORT", "Placed", "glyphs", "measure", "pieces", "place", "placed"]
 
 SCALE = 2  # the picture is drawn at 2× its display size
 SHORT = 3  # texts of at most this many characters are kept whatever they weigh
@@ -84,6 +84,19 @@ def pieces(value: str, size: int, bold: bool) -> list[tuple[int, str]]:
     return found
 
 
+Placed = tuple[int, int, int, int, str]  # a piece's (left, top, width, height) from the anchor, and its text
+
+
+@remember(1024)  # the painter's one look-up per text: a chart's own texts miss, as ``measure``'s do
+def placed(value: str, size: int, bold: bool, anchor: str) -> tuple[Placed, ...]:
+    """How ``value`` is painted: the pieces it is rasterised as, each with its box from the text's
+    anchor point at ``SCALE``× (:func:`place`, shifted by its :func:`pieces` offset). A long text
+    from the left goes as its words, which recur between charts where the whole line does not."""
+    cut = pieces(value, size, bold) if len(value) > SHORT and anchor[0] == "l" else ((0, value),)
+    return tuple((offset + left, top, width, height, piece) for offset, piece in cut
+                 for left, top, width, height in (place(piece, size, bold, anchor),))
+
+
 def pixels(*images: Image.Image) -> int:
     """Bytes the images' pixels take (Pillow keeps a line-pointer per row and a header besides)."""
     return sum(i.width * i.height * len(i.getbands()) + 8 * i.height + 256 for i in images)
@@ -91,5 +104,5 @@ def pixels(*images: Image.Image) -> int:
 
 def clear() -> None:
     """Forget every measured, placed and rasterised text."""
-    for cache in (measure, place, _short_glyphs):
+    for cache in (measure, place, placed, _short_glyphs):
         cache.cache_clear()
