@@ -21,7 +21,7 @@ from bot.core.options import ChannelOption, ServerZoneOption, TimeOption, guild_
 from bot.core.reader import resolve
 from bot.core.user_text import clip
 from bot.core.words import Lang, ls, text
-from bot.store import Bad, ScheduleRow, epoch, stored_text
+from bot.store import Bad, epoch, stored_text
 
 from .delivery import Delivery
 from .notice import forget_setter, remember_setter
@@ -30,6 +30,7 @@ from .schedule import BadRow, Plan, next_post, plan_of
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
+    from bot.store import ScheduleRow
 
 __all__ = ["NEEDED", "WANTED", "Daily"]
 
