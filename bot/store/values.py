@@ -3,7 +3,8 @@
 Every value is a frozen dataclass read back as written. A case's, a server's, a profile's and a
 quiz's school, zones, instants and language arrive decoded (bot.store.forms: a value that no longer
 decodes is a ``Bad`` its reader reports); a schedule's text fields are validated by its loop
-(bot.daily.schedule.plan_of). Neither is ever dropped here.
+(bot.daily.schedule.plan_of). Neither is ever dropped here. The quiz's rows and the daily posts'
+are bot.store.quiz_values and bot.store.schedule_values, loaded with their first read.
 """
 
 from __future__ import annotations
