@@ -31,6 +31,7 @@ AT_FIRST_USE = (
     "texts.matters.values", "texts.matters.sentences",  # the first /cast with a question or a matter
     "texts.matters.phrases", "texts.matters.table",  # … and the matter option's reading of a name
     "bot.store.quiz_values", "bot.store.schedule_values",  # the first quiz read, the daily posts' first read
+    "bot.daily.delivery", "bot.daily.schedule",  # the daily posts' service, made once READY
 )
 
 
