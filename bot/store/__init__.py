@@ -97,11 +97,15 @@ _LATER = {**dict.fromkeys(("QuizAnswer", "QuizRow", "QuizScore", "QuizTopicScore
 
 
 def __getattr__(name: str) -> Any:
-    """A value named in ``__all__`` whose module loads with its first use (imported now if it was not yet)."""
+    """A value named in ``__all__`` whose module loads with its first use (imported now if it was not
+    yet), then bound here as an import binds a name: the store's decoders reach it by this name for
+    every row, and a read through ``__getattr__`` costs microseconds."""
     home = _LATER.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
 
 
 async def open_store(location: Location | str | os.PathLike[str] | None = None) -> Store:
