@@ -8,8 +8,9 @@ service is made once READY, so a start loads none of them.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from texts.deferred import deferred_names
 
 from .cog import Daily
 
@@ -26,12 +27,7 @@ _HOME = {"Delivery": "bot.daily.delivery",
          **dict.fromkeys(("BadRow", "Plan", "next_post", "plan_of"), "bot.daily.schedule")}
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the package, from its module (imported now if it was not yet)."""
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+__getattr__ = deferred_names(__name__, _HOME)
 
 
 async def setup(bot: LiurenBot) -> None:

@@ -10,8 +10,9 @@ option's reading of a name), load with their module when first asked for
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from texts.deferred import deferred_names
 
 if TYPE_CHECKING:
     from texts.matters.phrases import matter_named
@@ -26,9 +27,4 @@ _HOME = {**dict.fromkeys(("MatterSection", "answer"), "texts.matters.values"),
          "matter_named": "texts.matters.phrases"}
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the package, from its module (imported now if it was not yet)."""
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+__getattr__ = deferred_names(__name__, _HOME)
