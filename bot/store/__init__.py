@@ -7,10 +7,9 @@
 
 from __future__ import annotations
 
+import importlib
 import os
-from typing import TYPE_CHECKING
-
-from texts.deferred import deferred_names
+from typing import TYPE_CHECKING, Any
 
 from .call_values import MARKS, Call, Mark, Outcome, fingerprint, iso_utc
 from .driver import Driver, StoreUnavailable
@@ -97,7 +96,16 @@ _LATER = {**dict.fromkeys(("QuizAnswer", "QuizRow", "QuizScore", "QuizTopicScore
           **dict.fromkeys(("Claimed", "ScheduleRow"), "bot.store.schedule_values")}
 
 
-__getattr__ = deferred_names(__name__, _LATER)
+def __getattr__(name: str) -> Any:
+    """A value named in ``__all__`` whose module loads with its first use (imported now if it was not
+    yet), then bound here as an import binds a name: the store's decoders reach it by this name for
+    every row, and a read through ``__getattr__`` costs microseconds."""
+    home = _LATER.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
 
 
 async def open_store(location: Location | str | os.PathLike[str] | None = None) -> Store:
