@@ -29,6 +29,9 @@ AT_FIRST_USE = (
     "texts.quiz.values", "texts.quiz.questions", "texts.quiz.sentences",  # a quiz's questions
     "platformdirs",  # the user's folders, when LIUREN_DB names no file
     "texts.matters.values", "texts.matters.sentences",  # the first /cast with a question or a matter
+    "texts.matters.phrases", "texts.matters.table",  # … and the matter option's reading of a name
+    "bot.store.quiz_values", "bot.store.schedule_values",  # the first quiz read, the daily posts' first read
+    "bot.daily.delivery", "bot.daily.schedule",  # the daily posts' service, made once READY
 )
 
 
@@ -63,10 +66,10 @@ def test_the_matters_package_gives_every_name_it_lists_from_its_module() -> None
     """texts.matters loads its reading and sentences when a name is first asked for: each name of
     ``__all__`` is there, and is its module's own (a name forgotten would fail only where used)."""
     import texts.matters as matters
-    from texts.matters import sentences, values
+    from texts.matters import phrases, sentences, values
 
     for name in matters.__all__:
-        homes = [m for m in (sentences, values) if name in vars(m)]
+        homes = [m for m in (phrases, sentences, values) if name in vars(m)]
         assert homes and getattr(matters, name) is getattr(homes[0], name), name
     with pytest.raises(AttributeError):
         _ = matters.nothing_of_the_kind

@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 import discord
 from discord import app_commands
 
+import texts.matters as matter_texts  # matter_named: its words load with the first matter given (PEP 562)
 from engine.symbols import BRANCHES, PILLARS, Branch, Pillar, parse_branch
 from engine.terms import HOUR_CLOCK, MONTH_GENERAL_NAMES, PRINCIPAL_TERM_OF
-from texts.matters.phrases import matter_named
 from texts.matters.recognise import GENERAL, MATTERS
 
 from .errors import ReplyError
@@ -218,7 +218,7 @@ class MatterOption(app_commands.Transformer[Any]):
 
     async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
         try:
-            found = matter_named(value)  # a key, or the matter as a reply prints it
+            found = matter_texts.matter_named(value)  # a key, or the matter as a reply prints it
         except ValueError:
             # Discord sends only the offered choices: anything else is a client's fault, not the reader's.
             raise app_commands.TransformerError(value, self.type, self) from None

@@ -1,12 +1,14 @@
 """/daily set|show|off|now: edit a server's daily-post schedules.
 
-The posting itself is `bot.daily.delivery.Delivery`, which this cog creates and starts in
-``cog_load`` (and stops in ``cog_unload``) as ``self.delivery``; the commands get their options
-parsed at the boundary, store each schedule with its next due time, and wake the service.
+The posting itself is `bot.daily.delivery.Delivery`, which this cog creates and starts once READY
+(its loop waits for READY before its first look anyway; the start loads none of its modules) and
+stops in ``cog_unload``, as ``self.delivery``; the commands get their options parsed at the
+boundary, store each schedule with its next due time, and wake the service.
 """
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, time
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -15,21 +17,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import bot.daily as posts  # the service and the schedule's reading, loaded when first asked for (PEP 562)
 from bot.core import ack
 from bot.core.errors import MESSAGE_MAX, ReplyError, permission_names
 from bot.core.options import ChannelOption, ServerZoneOption, TimeOption, guild_of
 from bot.core.reader import resolve
 from bot.core.user_text import clip
 from bot.core.words import Lang, ls, text
-from bot.store import Bad, ScheduleRow, epoch, stored_text
+from bot.store import Bad, epoch, stored_text
 
-from .delivery import Delivery
 from .notice import forget_setter, remember_setter
 from .publish import followable
-from .schedule import BadRow, Plan, next_post, plan_of
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
+    from bot.store import ScheduleRow
+
+    from .delivery import Delivery
 
 __all__ = ["NEEDED", "WANTED", "Daily"]
 
@@ -59,14 +63,33 @@ class Daily(commands.Cog):
 
     def __init__(self, bot: LiurenBot) -> None:
         self.bot = bot
-        self.delivery = Delivery(bot, bot.store, bot.clock, bot.config.delivery, bot.shards_held, bot.config.site_url)
+        self._delivery: Delivery | None = None
+        self._starting: asyncio.Task[None] | None = None
+
+    @property
+    def delivery(self) -> Delivery:
+        """The posting service, made at its first use (once READY, or by a command)."""
+        if self._delivery is None:
+            bot = self.bot
+            self._delivery = posts.Delivery(bot, bot.store, bot.clock, bot.config.delivery, bot.shards_held,
+                                            bot.config.site_url)
+        return self._delivery
 
     async def cog_load(self) -> None:
+        # The service starts once READY: the collector settles after (bot.warming), as after the quiz's charts.
+        self._starting = asyncio.create_task(self._start_when_ready(), name="liuren-daily-start")
+        self.bot.warming.append(self._starting)
+
+    async def _start_when_ready(self) -> None:
+        await self.bot.wait_until_ready()
         self.delivery.start()
 
     async def cog_unload(self) -> None:
         """Stop claiming posts and let those in flight finish (the host closes the store after)."""
-        await self.delivery.stop()
+        if self._starting is not None:
+            self._starting.cancel()
+        if self._delivery is not None:
+            await self._delivery.stop()
 
     # Refusals raise bot.core.errors.ReplyError (or a failed permission check): the bot's one tree error
     # handler answers them ephemerally, so no command here can reply twice.
@@ -108,8 +131,9 @@ class Daily(commands.Cog):
         now = self.delivery.now()
         previous = next((r for r in await store.schedules(guild.id) if r.channel_id == target.id), None)
         # Re-setting keeps the day's record: a channel already posted today is not posted twice.
-        last = plan_of(previous) if previous is not None else None
-        due = next_post(now, at, zone, last_posted=last.last_posted if isinstance(last, Plan) else None, since=now)
+        last = posts.plan_of(previous) if previous is not None else None
+        due = posts.next_post(now, at, zone, last_posted=last.last_posted if isinstance(last, posts.Plan) else None,
+                              since=now)
         schedule_id = await store.put_schedule(
             guild.id, target.id, f"{at:%H:%M}", zone.key, str(interaction.locale), now, epoch(due.instant), due.day
         )
@@ -152,12 +176,12 @@ class Daily(commands.Cog):
         await ack.send(interaction, clip("\n".join(lines), MESSAGE_MAX), ephemeral=True)
 
     def _show_row(self, row: ScheduleRow, now: datetime, lang: Lang) -> list[str]:
-        plan = plan_of(row)
+        plan = posts.plan_of(row)
         mention = f"<#{row.channel_id}>"
-        if isinstance(plan, BadRow):
+        if isinstance(plan, posts.BadRow):
             self.delivery.report_bad(plan)
             return [text("daily.bad_row", lang, id=row.id, channel=mention, problem=plan.problem)]
-        due = next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
+        due = posts.next_post(now, plan.at, plan.zone, last_posted=plan.last_posted, since=plan.since)
         last = plan.last_posted.isoformat() if plan.last_posted else text("daily.never", lang)
         lines = [
             text(
@@ -201,9 +225,9 @@ class Daily(commands.Cog):
         now = delivery.now()
         lines: list[str] = []
         for row in rows:
-            plan = plan_of(row)
+            plan = posts.plan_of(row)
             mention = f"<#{row.channel_id}>"
-            if isinstance(plan, BadRow):
+            if isinstance(plan, posts.BadRow):
                 delivery.report_bad(plan)
                 lines.append(text("daily.bad_row", lang, id=row.id, channel=mention, problem=plan.problem))
                 continue

@@ -21,7 +21,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 
@@ -30,7 +30,7 @@ from bot.core.words import language_of
 from bot.core.worker import off_loop
 from bot.core.zones import zone_data_version
 from bot.reply.picture import drawn
-from bot.store import Claimed, Shards, Store, epoch
+from bot.store import Shards, Store, epoch
 
 from .compose import Post, compose, with_picture, without_picture
 from .failures import Pace, describe, is_gone, is_transient, may_have_arrived
@@ -38,6 +38,9 @@ from .notice import ShardWatch, tell_setter
 from .publish import publish
 from .schedule import BadRow, Plan, due_times, next_post, nonce, plan_of
 from .sender import Attempt, Sender
+
+if TYPE_CHECKING:
+    from bot.store import Claimed
 
 __all__ = ["Delivery", "Outcome", "compose"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import discord
 from discord.http import handle_message_parameters
@@ -18,7 +19,8 @@ from discord.http import handle_message_parameters
 from bot.core.words import language_of, text
 from bot.store import Shards, Store, epoch
 
-from .schedule import Plan
+if TYPE_CHECKING:  # the schedule's reading loads with the service, once READY (bot/daily/__init__.py)
+    from .schedule import Plan
 
 __all__ = ["ShardWatch", "forget_setter", "remember_setter", "setter", "tell_setter"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -20,7 +21,9 @@ from bot.store import Store
 
 from .failures import describe
 from .notice import tell_setter
-from .schedule import Plan
+
+if TYPE_CHECKING:
+    from .schedule import Plan
 
 __all__ = ["ALREADY_PUBLISHED", "PUBLISH_WAIT", "followable", "publish"]
 

@@ -9,10 +9,14 @@ import hashlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from bot.core.zones import parse_time, parse_zone
-from bot.store import ScheduleRow, epoch
+from bot.store import epoch
+
+if TYPE_CHECKING:  # the rows load with the daily posts' first read (bot.store.schedule_values)
+    from bot.store import ScheduleRow
 
 __all__ = [
     "BadRow",

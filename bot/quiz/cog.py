@@ -26,7 +26,7 @@ from bot.core.options import bounded, guild_of
 from bot.core.reader import resolve
 from bot.core.user_text import clip
 from bot.core.words import Lang, ls, text, word
-from bot.store import QuizScore, QuizTopicScore, epoch
+from bot.store import epoch
 from engine.terms import Frame, Method
 from texts import quiz  # its names load at first use (texts/quiz/__init__.py): the start lists the levels
 from texts.corpus import corpus
@@ -38,6 +38,7 @@ from .views import ForgetAnswers, QuizChoice, forget_view
 
 if TYPE_CHECKING:
     from bot.core.host import LiurenBot
+    from bot.store import QuizScore, QuizTopicScore
 
 __all__ = ["LEVEL_CHOICES", "Quiz"]
 

@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord.utils import MISSING
 
+import bot.store as stored  # QuizAnswer, loaded with the quiz's first read (PEP 562)
 from bot.core.words import Lang, language_of, text, word
-from bot.store import Bad, QuizAnswer, QuizRow, Shards, Store, epoch, from_epoch
+from bot.store import Bad, Shards, Store, epoch, from_epoch
 from engine.school import DEFAULT_SCHOOL, School
 from texts import quiz  # its names load at first use (texts/quiz/__init__.py): the start builds no question
 from texts.alternatives import option_words
@@ -37,6 +38,7 @@ from texts.quiz import Level
 from .views import Answered, choice_view
 
 if TYPE_CHECKING:
+    from bot.store import QuizAnswer, QuizRow
     from texts.quiz import Question
 
 __all__ = ["Answered", "EmptyRound", "QuizConfig", "QuizService"]
@@ -210,8 +212,9 @@ class QuizService:
         if not 1 <= choice <= len(q.choices):
             return "closed", ""
         given = q.choices[choice - 1]
-        record = QuizAnswer(quiz_id, question, user_id, choice, q.is_right(given), q.topic.value,
-                            ",".join(str(n) for n in q.explanation.seed), now, half=q.split_of(given) is not None)
+        seed = ",".join(str(n) for n in q.explanation.seed)
+        record = stored.QuizAnswer(quiz_id, question, user_id, choice, q.is_right(given), q.topic.value, seed, now,
+                                   half=q.split_of(given) is not None)
         if not await self.store.add_quiz_answer(record):
             return "already", ""
         lang = language_of(row.locale)

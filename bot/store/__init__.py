@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+from typing import TYPE_CHECKING, Any
 
 from .call_values import MARKS, Call, Mark, Outcome, fingerprint, iso_utc
 from .driver import Driver, StoreUnavailable
@@ -29,15 +31,9 @@ from .store import Store
 from .values import (
     Case,
     CaseNote,
-    Claimed,
     GuildOptions,
     NewCase,
     Profile,
-    QuizAnswer,
-    QuizRow,
-    QuizScore,
-    QuizTopicScore,
-    ScheduleRow,
     Shards,
     StoreError,
     epoch,
@@ -45,6 +41,10 @@ from .values import (
     held,
     normalize_case_id,
 )
+
+if TYPE_CHECKING:
+    from .quiz_values import QuizAnswer, QuizRow, QuizScore, QuizTopicScore
+    from .schedule_values import Claimed, ScheduleRow
 
 __all__ = [
     "APP_NAME",
@@ -88,6 +88,24 @@ __all__ = [
     "school_options",
     "stored_text",
 ]
+
+
+# The quiz's and the daily posts' values, loaded when a name is first asked for (PEP 562): the
+# start makes none of them, and the first /cast needs none.
+_LATER = {**dict.fromkeys(("QuizAnswer", "QuizRow", "QuizScore", "QuizTopicScore"), "bot.store.quiz_values"),
+          **dict.fromkeys(("Claimed", "ScheduleRow"), "bot.store.schedule_values")}
+
+
+def __getattr__(name: str) -> Any:
+    """A value named in ``__all__`` whose module loads with its first use (imported now if it was not
+    yet), then bound here as an import binds a name: the store's decoders reach it by this name for
+    every row, and a read through ``__getattr__`` costs microseconds."""
+    home = _LATER.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
 
 
 async def open_store(location: Location | str | os.PathLike[str] | None = None) -> Store:

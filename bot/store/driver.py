@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextvars import ContextVar
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .location import Location
-from .values import Claimed, Shards, StoreError
+from .values import Shards, StoreError
+
+if TYPE_CHECKING:
+    from .schedule_values import Claimed
 
 __all__ = ["CALLED_AT", "Driver", "Params", "Rows", "StoreUnavailable"]
 

@@ -14,18 +14,23 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import nullcontext
 from functools import cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+import bot.store as front  # Claimed, loaded by the first claim (PEP 562)
 
 from . import sql as q
 from .deadline import detached
 from .driver import Params, Rows, StoreUnavailable
 from .location import Location
 from .migrations import MIGRATIONS, Step
-from .values import Claimed, Shards, StoreError
+from .values import Shards, StoreError
+
+if TYPE_CHECKING:
+    from .schedule_values import Claimed
 
 __all__ = ["CLIENT", "LOCK_TIMEOUT", "POOL_TIMEOUT", "STATEMENT_TIMEOUT", "PostgresDriver", "client_settings",
            "migrate", "sql", "unavailable"]
@@ -273,7 +278,7 @@ class PostgresDriver:
             f"WHERE s.id = c.id RETURNING {columns}, c.was"
         )
         rows = await self.fetch(statement, (until, token, now, *params, limit))
-        return tuple(Claimed(q.row_of(r[:-1]), token, bool(r[-1]))
+        return tuple(front.Claimed(q.row_of(r[:-1]), token, bool(r[-1]))
                      for r in sorted(rows, key=lambda r: (r[10] or 0, r[0])))
 
     async def note_used(self, kind: str | None = None) -> None:

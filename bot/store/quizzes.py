@@ -3,12 +3,17 @@ members' answers and the scores read from them. Part of bot.store.store.Store, w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.school import School
 
 from . import sql as q
 from .driver import Driver
 from .forms import school_json
-from .values import QuizAnswer, QuizRow, QuizScore, QuizTopicScore, Shards
+from .values import Shards
+
+if TYPE_CHECKING:  # the quiz's values load with its first read (bot.store.quiz_values), not at start
+    from .quiz_values import QuizAnswer, QuizRow, QuizScore, QuizTopicScore
 
 __all__ = ["Quizzes"]
 

@@ -8,17 +8,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from datetime import date
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import bot.store as front  # the quiz's and the daily posts' values, loaded by their first row (PEP 562)
 
 from .forms import school_of
-from .values import (
-    QuizAnswer,
-    QuizRow,
-    QuizScore,
-    QuizTopicScore,
-    ScheduleRow,
-    Shards,
-)
+from .values import Shards
+
+if TYPE_CHECKING:
+    from .quiz_values import QuizAnswer, QuizRow, QuizScore, QuizTopicScore
+    from .schedule_values import ScheduleRow
 
 COLUMNS = (
     "id, guild_id, channel_id, post_time, timezone, locale, last_posted, since, disabled_reason, last_error, "
@@ -92,7 +91,7 @@ def iso(day: date | None) -> str | None:
 def row_of(r: Sequence[Any]) -> ScheduleRow:
     """A stored row as read; odd column types become text so a bad row still comes back and is
     reported, rather than raising here and hiding every other row."""
-    return ScheduleRow(
+    return front.ScheduleRow(
         id=int(r[0]),
         guild_id=int(r[1]),
         channel_id=int(r[2]),
@@ -173,7 +172,7 @@ def quiz_scores_query(level: str | None, since: int | None) -> tuple[str, tuple[
 
 
 def quiz_of(r: Sequence[Any]) -> QuizRow:
-    return QuizRow(
+    return front.QuizRow(
         id=int(r[0]), guild_id=int(r[1]), channel_id=int(r[2]), user_id=int(r[3]), locale=str(r[4]),
         level=str(r[5]), count=int(r[6]), seed=int(r[7]), school=school_of(r[8]), seconds=int(r[9]),
         question=int(r[10]), deadline=int(r[11]), message_id=None if r[12] is None else int(r[12]),
@@ -186,18 +185,18 @@ def answer_params(a: QuizAnswer) -> tuple[object, ...]:
 
 
 def answer_of(r: Sequence[Any]) -> QuizAnswer:
-    return QuizAnswer(
+    return front.QuizAnswer(
         quiz_id=int(r[0]), question=int(r[1]), user_id=int(r[2]), choice=int(r[3]), correct=bool(r[4]),
         topic=str(r[5]), seed=str(r[6]), answered_at=int(r[7]), half=bool(r[8]),
     )
 
 
 def score_of(r: Sequence[Any]) -> QuizScore:
-    return QuizScore(user_id=int(r[0]), right=int(r[1]), asked=int(r[2]), half=int(r[3]))
+    return front.QuizScore(user_id=int(r[0]), right=int(r[1]), asked=int(r[2]), half=int(r[3]))
 
 
 def topic_of(r: Sequence[Any]) -> QuizTopicScore:
-    return QuizTopicScore(level=str(r[0]), topic=str(r[1]), right=int(r[2]), asked=int(r[3]), seed=str(r[4]),
+    return front.QuizTopicScore(level=str(r[0]), topic=str(r[1]), right=int(r[2]), asked=int(r[3]), seed=str(r[4]),
                           half=int(r[5]))
 
 

@@ -26,7 +26,9 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+import bot.store as front  # Claimed, loaded by the first claim (PEP 562)
 
 from . import sql as q
 from .calls import ERASING
@@ -37,7 +39,10 @@ from .sqlite_errors import BUSY_TIMEOUT, DEADLINE, damaged, not_answering, unava
 from .sqlite_file import HELD_KINDS, RESTORE, check_file, create_private, leave_marker, marked, marker_path
 from .sqlite_lanes import Call, Lane
 from .sqlite_rows import inserted
-from .values import Claimed, Shards, StoreError
+from .values import Shards, StoreError
+
+if TYPE_CHECKING:
+    from .schedule_values import Claimed
 
 __all__ = ["BUSY_TIMEOUT", "DEADLINE", "ERASE_AGAIN_S", "ERASE_WAIT", "READERS", "SYNCHRONOUS", "TEMP_STORE",
            "SqliteDriver", "check_file", "connect", "erases", "marker_path", "migrate", "unavailable"]
@@ -297,7 +302,7 @@ class SqliteDriver:
                     "UPDATE schedules SET due_at = ?, lease_token = ?, unsure = 1 WHERE id = ?",
                     [(until, token, row.id) for row in rows],
                 )
-                return tuple(Claimed(row, token, row.unsure) for row in rows)
+                return tuple(front.Claimed(row, token, row.unsure) for row in rows)
 
             # The write lock is taken before the read, so no other process can claim in between.
             return _in_transaction(conn, call, take)

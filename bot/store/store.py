@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from . import keys
 from . import sql as q
@@ -33,16 +34,17 @@ from .sealing import seal_birth, seal_text
 from .values import (
     Case,
     CaseNote,
-    Claimed,
     GuildOptions,
     NewCase,
     Profile,
-    ScheduleRow,
     Shards,
     epoch,
     from_epoch,
     new_case_id,
 )
+
+if TYPE_CHECKING:  # the daily posts' values load with their first read (bot.store.schedule_values)
+    from .schedule_values import Claimed, ScheduleRow
 
 __all__ = ["ID_TRIES", "Store", "storable"]
 

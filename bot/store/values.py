@@ -3,7 +3,8 @@
 Every value is a frozen dataclass read back as written. A case's, a server's, a profile's and a
 quiz's school, zones, instants and language arrive decoded (bot.store.forms: a value that no longer
 decodes is a ``Bad`` its reader reports); a schedule's text fields are validated by its loop
-(bot.daily.schedule.plan_of). Neither is ever dropped here.
+(bot.daily.schedule.plan_of). Neither is ever dropped here. The quiz's rows and the daily posts'
+are bot.store.quiz_values and bot.store.schedule_values, loaded with their first read.
 """
 
 from __future__ import annotations
@@ -22,16 +23,10 @@ __all__ = [
     "CASE_ID_ALPHABET",
     "Case",
     "CaseNote",
-    "Claimed",
     "GuildOptions",
     "KeptPlace",
     "NewCase",
     "Profile",
-    "QuizAnswer",
-    "QuizRow",
-    "QuizScore",
-    "QuizTopicScore",
-    "ScheduleRow",
     "Shards",
     "StoreError",
     "epoch",
@@ -74,113 +69,6 @@ def held(ids: tuple[int, ...] | list[int] | None, count: int | None) -> Shards |
     if not count or count <= 1 or ids is None:
         return None
     return Shards(count, tuple(sorted(ids)))
-
-
-# -- daily posts --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ScheduleRow:
-    """One schedule exactly as stored; text fields are unvalidated (see bot.daily.schedule.plan_of)."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    post_time: str  # "HH:MM" local wall time
-    timezone: str  # IANA zone name
-    locale: str
-    last_posted: str | None  # ISO local date of the last confirmed (or deliberately skipped) post
-    since: str | None  # ISO UTC instant the schedule was (re)set; earlier occurrences are not owed
-    disabled_reason: str | None
-    last_error: str | None
-    due_at: int | None = None  # epoch seconds when the row next needs attention; None = never
-    due_day: str | None = None  # ISO local date of the post owed at due_at
-    unsure: bool = False  # a send for the owed day may have reached Discord
-    message_id: int | None = None  # the last confirmed post's (first) message
-
-
-@dataclass(frozen=True, slots=True)
-class Claimed:
-    """A row this process now holds a lease on, with whether an earlier send may have gone out."""
-
-    row: ScheduleRow
-    token: str
-    was_unsure: bool
-
-
-# -- the study quiz -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class QuizRow:
-    """One /quiz round as stored; bot.quiz.service rebuilds its questions from level, count, seed
-    and school (texts.quiz.make_round is deterministic)."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    user_id: int  # who started it
-    locale: str  # the starter's locale: the quiz's reader language
-    level: str
-    count: int
-    seed: int
-    school: School | Bad
-    seconds: int  # time to answer each question
-    question: int  # the question being asked, 1-based
-    deadline: int  # epoch seconds when the current question is revealed
-    message_id: int | None  # the current question's message (None until it is posted)
-    status: str  # running, done, stopped, ended
-    started_at: int
-    ended_at: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class QuizAnswer:
-    """One member's answer to one question of a quiz (the first press counts; there is no second)."""
-
-    quiz_id: int
-    question: int
-    user_id: int
-    choice: int  # 1-based, in the order the choices were shown
-    correct: bool
-    topic: str  # texts.quiz.Topic: the method (or frame) the chart drills
-    seed: str  # the explanation's seed ¶s, comma-separated
-    answered_at: int  # epoch seconds
-    half: bool = False  # another school option's answer: half credit (never with ``correct``)
-
-
-@dataclass(frozen=True, slots=True)
-class QuizScore:
-    """A member's right answers out of those given (in some scope: a server, a level, a period);
-    ``half`` answers were another school option's, each worth half (``points``)."""
-
-    user_id: int
-    right: int
-    asked: int
-    half: int = 0
-
-    @property
-    def points(self) -> float:
-        """Right answers with each half-right one counting 0.5."""
-        return self.right + self.half / 2
-
-
-@dataclass(frozen=True, slots=True)
-class QuizTopicScore:
-    """A member's right answers out of those given, on one level's one topic; ``seed`` is one
-    answer's seed ¶s (all answers of a topic cite the same rule)."""
-
-    level: str
-    topic: str
-    right: int
-    asked: int
-    seed: str
-    half: int = 0  # half-right answers (another school option's), each worth 0.5 in ``points``
-
-    @property
-    def points(self) -> float:
-        """Right answers with each half-right one counting 0.5."""
-        return self.right + self.half / 2
 
 
 # -- the casebook, server options, profiles -------------------------------------------------------

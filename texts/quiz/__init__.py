@@ -27,9 +27,9 @@ for ``Level``: the bot's start lists the levels in /quiz's options and builds no
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from texts.deferred import deferred_names
 from texts.quiz.levels import Level
 
 if TYPE_CHECKING:
@@ -85,9 +85,4 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the package, from its module (imported now if it was not yet)."""
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+__getattr__ = deferred_names(__name__, _HOME)
