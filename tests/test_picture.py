@@ -9,7 +9,6 @@ import tomllib
 import tracemalloc
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import FrozenInstanceError
 from datetime import datetime
 from io import BytesIO
 from pathlib import Path
@@ -33,20 +32,7 @@ from texts.picture.fonts import FONT_DIR, FONT_FILES, cmap
 from texts.picture.glyphs import SCALE, measure, pieces
 from texts.picture.golden import GOLDEN_DIR, golden_charts
 from texts.picture.layout import layout, texts_of
-from texts.picture.shapes import (
-    CELL,
-    MARGIN,
-    MIN_TEXT,
-    RING_ROWS,
-    WIDTH,
-    Box,
-    Layout,
-    Text,
-    box_item,
-    drawable_characters,
-    term,
-    text_item,
-)
+from texts.picture.shapes import CELL, MARGIN, MIN_TEXT, RING_ROWS, WIDTH, Box, Layout, Text, drawable_characters, term
 from texts.words import LANGS, Lang, solar_term, text
 from texts.words.explain import chart_name
 
@@ -256,19 +242,6 @@ def test_layouts_draw_only_characters_the_font_has() -> None:
             drawn |= set(texts_of(_layout(chart, lang).items))
     assert not drawn - wanted, "".join(sorted(drawn - wanted))
     assert all(ord(c) in glyphs for c in drawn)
-
-
-def test_the_layouts_item_makers_make_the_items_their_classes_make() -> None:
-    """``text_item`` and ``box_item`` fill the fields in the classes' order, defaults included."""
-    assert text_item(1.5, 2, "子", 16, "fg") == Text(1.5, 2, "子", 16, "fg")
-    assert text_item(1.5, 2, "子", 16, "void", True, "mm") == Text(1.5, 2, "子", 16, "void", bold=True, anchor="mm")
-    assert box_item(1, 2, 3.5, 4) == Box(1, 2, 3.5, 4)
-    assert box_item(1, 2, 3, 4, "panel", "grid", 2, 4) == Box(1, 2, 3, 4, fill="panel", outline="grid", width=2,
-                                                              radius=4)
-    made = text_item(1, 2, "子", 16, "fg")
-    with pytest.raises(FrozenInstanceError):
-        made.x = 0  # type: ignore[misc]
-    assert hash(made) == hash(Text(1, 2, "子", 16, "fg"))
 
 
 def test_no_text_is_smaller_than_14_px_at_display_size() -> None:

@@ -27,14 +27,13 @@ from texts.picture.shapes import (
     MIN_TEXT,
     RING_ROWS,
     WIDTH,
+    Box,
     Item,
     Layout,
     Measure,
     Role,
     Text,
-    box_item,
     hour_span,
-    text_item,
 )
 from texts.words import Lang, solar_term, term, words
 from texts.words.explain import chart_name
@@ -75,8 +74,8 @@ def _badge(items: list[Item], x: float, y: float, label: str, fill: Role, measur
            size: int = MIN_TEXT) -> float:
     """A small filled tag with ``label``, its left edge at x and its middle at y; returns its right."""
     width = max(measure(label, size, True) + 8, size + 6)
-    items.append(box_item(x, y - size / 2 - 3, x + width, y + size / 2 + 3, fill, None, 1, 4))
-    items.append(text_item(x + width / 2, y, label, size, "badge_text", True, "mm"))
+    items.append(Box(x, y - size / 2 - 3, x + width, y + size / 2 + 3, fill, None, 1, 4))
+    items.append(Text(x + width / 2, y, label, size, "badge_text", True, "mm"))
     return x + width
 
 
@@ -87,8 +86,8 @@ def _void_badge(items: list[Item], x: float, y: float, tag: _Tag) -> float:
     """The 空亡 tag (its word and its width, measured once a picture), outlined in the void colour so
     it reads apart from the filled tags; its left edge at x and its middle at y; returns its right."""
     label, width = tag
-    items.append(box_item(x, y - MIN_TEXT / 2 - 3, x + width, y + MIN_TEXT / 2 + 3, None, "void", 2, 4))
-    items.append(text_item(x + width / 2, y, label, MIN_TEXT, "void", True, "mm"))
+    items.append(Box(x, y - MIN_TEXT / 2 - 3, x + width, y + MIN_TEXT / 2 + 3, None, "void", 2, 4))
+    items.append(Text(x + width / 2, y, label, MIN_TEXT, "void", True, "mm"))
     return x + width
 
 
@@ -96,18 +95,18 @@ def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure,
     room = WIDTH - 2 * MARGIN
     y = MARGIN + 26
     title = said["picture.title"].format(day=str(chart.day), hour=chart.hour._name_)
-    items.append(text_item(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", True))
+    items.append(Text(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", True))
     yuejiang = said["picture.yuejiang"].format(branch=chart.yuejiang._name_)
-    items.append(text_item(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg", True,
+    items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg", True,
                            "rs"))
     y += 32
     name = said["picture.name"].format(name=chart_name(chart.transmissions, lang))
-    items.append(text_item(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", True))
+    items.append(Text(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", True))
     y += 26
     m = chart.moment
     if m is None:
         line = said["picture.classical"]
-        items.append(text_item(MARGIN, y, line, _fit(measure, line, 15, False, room), "muted"))
+        items.append(Text(MARGIN, y, line, _fit(measure, line, 15, False, room), "muted"))
     else:
         abbreviation = m.local.tzname()
         zone = f"{m.zone} {abbreviation}" if abbreviation not in (None, m.zone) else m.zone
@@ -118,28 +117,28 @@ def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure,
         fits = measure(line, size, False) <= room
         for i, part in enumerate([line] if fits else _wrap(measure, line, size, False, room)):
             y += 20 if i else 0
-            items.append(text_item(MARGIN, y, part, size, "muted"))
+            items.append(Text(MARGIN, y, part, size, "muted"))
         y += 24
         line = said["picture.pillars"].format(year=str(m.year), month=str(m.month), day=str(m.day), hour=str(m.hour))
         principal = said["picture.principal_term"].format(term=solar_term(m.principal_term.name, lang))
         term_size = _fit(measure, principal, 17, True, room * 0.3)
         term_width = measure(principal, term_size, True)
-        items.append(text_item(MARGIN, y, line, _fit(measure, line, 17, False, room - term_width - 12), "fg"))
-        items.append(text_item(WIDTH - MARGIN, y, principal, term_size, "fg", True, "rs"))
+        items.append(Text(MARGIN, y, line, _fit(measure, line, 17, False, room - term_width - 12), "fg"))
+        items.append(Text(WIDTH - MARGIN, y, principal, term_size, "fg", True, "rs"))
     y += 26
     g = chart.generals
     void = said["picture.void"].format(branches=chart.void[0]._name_ + chart.void[1]._name_)
     noble = said["picture.noble"].format(branch=g.noble._name_, time=said["noble.day" if g.daytime else "noble.night"],
                                          direction=said["noble.clockwise" if g.clockwise else "noble.counter"])
     void_size = _fit(measure, void, 17, False, room * 0.4)
-    items.append(text_item(MARGIN, y, void, void_size, "void", True))
+    items.append(Text(MARGIN, y, void, void_size, "void", True))
     left = MARGIN + measure(void, void_size, True) + 18
-    items.append(text_item(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", True))
+    items.append(Text(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", True))
     school = school_line(chart.school, lang)  # a chart cast by another school says so
     if school is not None:
         for line in _wrap(measure, school, MIN_TEXT, True, room):
             y += 20
-            items.append(text_item(MARGIN, y, line, MIN_TEXT, "accent", True))
+            items.append(Text(MARGIN, y, line, MIN_TEXT, "accent", True))
     return y + 16
 
 
@@ -164,11 +163,11 @@ def _ring(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_ta
         heaven = BRANCHES[(at + offset) % 12]  # Plate.up without a call per cell
         general = by_ground[ground]
         empty = heaven in void
-        append(box_item(x, y, x + CELL, y + CELL, "panel", "grid", 1))
-        append(text_item(x + 7, y + 7, term(general, lang), 16, "noble" if general == General.貴人 else "general", True,
+        append(Box(x, y, x + CELL, y + CELL, "panel", "grid", 1))
+        append(Text(x + 7, y + 7, term(general, lang), 16, "noble" if general == General.貴人 else "general", True,
                          "la"))
-        append(text_item(x + CELL / 2, y + CELL / 2, heaven._name_, 44, "void" if empty else "fg", True, "mm"))
-        append(text_item(x + CELL - 7, y + CELL - 7, ground._name_, 16, "muted", False, "rs"))
+        append(Text(x + CELL / 2, y + CELL / 2, heaven._name_, 44, "void" if empty else "fg", True, "mm"))
+        append(Text(x + CELL - 7, y + CELL - 7, ground._name_, 16, "muted", False, "rs"))
         if empty:
             _void_badge(items, x + CELL - 6 - (MIN_TEXT + 6), y + 17, void_tag)
         left: float = x + 6
@@ -177,7 +176,7 @@ def _ring(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_ta
         if ground == hour:
             _badge(items, left, y + CELL - 14, said["picture.tag_hour"], "hour", measure)
         if general in highlight:  # a 類神 of the matter asked
-            append(box_item(x + 2, y + 2, x + CELL - 2, y + CELL - 2, None, "spirit", 3))
+            append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, None, "spirit", 3))
     _ring_centre(chart, MARGIN + CELL, top + CELL, said, measure, items)
     return top + 4 * CELL
 
@@ -186,20 +185,20 @@ def _ring_centre(chart: Chart, x: float, y: float, said: Mapping[str, str], meas
                  items: list[Item]) -> None:
     """The middle of the ring: its name, a sample cell saying what is where, the 寄宮 and hour."""
     mid = x + CELL
-    items.append(text_item(mid, y + 26, said["picture.ring"], 18, "fg", True, "ms"))
+    items.append(Text(mid, y + 26, said["picture.ring"], 18, "fg", True, "ms"))
     sx0, sy0, sx1, sy1 = mid - 62, y + 40, mid + 62, y + 132
-    items.append(box_item(sx0, sy0, sx1, sy1, "panel", "grid", 1))
+    items.append(Box(sx0, sy0, sx1, sy1, "panel", "grid", 1))
     sample_general = said["picture.sample_general"]
-    items.append(text_item(sx0 + 6, sy0 + 5, sample_general, _fit(measure, sample_general, 14, True, 110), "general",
+    items.append(Text(sx0 + 6, sy0 + 5, sample_general, _fit(measure, sample_general, 14, True, 110), "general",
                            True, "la"))
     heaven = said["picture.sample_heaven"]
-    items.append(text_item(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", True, "mm"))
-    items.append(text_item(sx1 - 6, sy1 - 6, said["picture.sample_ground"], MIN_TEXT, "muted", False, "rs"))
+    items.append(Text(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", True, "mm"))
+    items.append(Text(sx1 - 6, sy1 - 6, said["picture.sample_ground"], MIN_TEXT, "muted", False, "rs"))
     stem = chart.day.stem
     lodging = said["picture.lodging"].format(stem=stem._name_, branch=stem.lodging._name_)
-    items.append(text_item(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", False, "ms"))
+    items.append(Text(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", False, "ms"))
     hour = said["picture.hour_at"].format(branch=chart.hour._name_)
-    items.append(text_item(mid, y + 182, hour, 15, "fg", False, "ms"))
+    items.append(Text(mid, y + 182, hour, 15, "fg", False, "ms"))
 
 
 _LABEL_ROOM = 84.0  # the 四課's row labels, left of the four columns
@@ -213,39 +212,39 @@ _LESSON_ROWS = (("picture.lesson_row_general", 36), ("picture.lesson_row_upper",
 def _lessons(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag, measure: Measure,
              items: list[Item]) -> float:
     """四課 as four columns, 四課 at the left and 一課 at the right (the books' order)."""
-    items.append(text_item(MARGIN, top + 20, said["picture.lessons"], 18, "fg", True))
+    items.append(Text(MARGIN, top + 20, said["picture.lessons"], 18, "fg", True))
     y = top + 48
     for lesson, cx in zip(chart.lessons, _CENTRES, strict=True):
-        items.append(text_item(cx, y, said[f"picture.lesson_number.{lesson.number}"], 15, "muted", False, "ms"))
+        items.append(Text(cx, y, said[f"picture.lesson_number.{lesson.number}"], 15, "muted", False, "ms"))
     y += 8
     box_top = y
     for key, height in _LESSON_ROWS:
         label = said[key]
-        items.append(text_item(MARGIN, y + height / 2, label, _fit(measure, label, 15, False, _LABEL_ROOM - 6), "muted",
+        items.append(Text(MARGIN, y + height / 2, label, _fit(measure, label, 15, False, _LABEL_ROOM - 6), "muted",
                                False, "lm"))
         y += height
-    items.append(box_item(MARGIN + _LABEL_ROOM, box_top, WIDTH - MARGIN, y, "panel", "grid", 1))
+    items.append(Box(MARGIN + _LABEL_ROOM, box_top, WIDTH - MARGIN, y, "panel", "grid", 1))
     generals = chart.generals
     for lesson, cx in zip(chart.lessons, _CENTRES, strict=True):
         row_y = box_top
         general = generals.on(lesson.upper)
-        items.append(text_item(cx, row_y + 36 / 2, term(general, lang), 17,
+        items.append(Text(cx, row_y + 36 / 2, term(general, lang), 17,
                                "noble" if general == General.貴人 else "general", True, "mm"))
         row_y += 36
         void = lesson.upper in chart.void
-        items.append(text_item(cx, row_y + 21, lesson.upper._name_, 32, "void" if void else "fg", True, "mm"))
+        items.append(Text(cx, row_y + 21, lesson.upper._name_, 32, "void" if void else "fg", True, "mm"))
         if void:
             _void_badge(items, cx + 19, row_y + 12, void_tag)
         row_y += 42
-        items.append(text_item(cx, row_y + 21, lesson.lower._name_, 32, "fg", True, "mm"))
+        items.append(Text(cx, row_y + 21, lesson.lower._name_, 32, "fg", True, "mm"))
         row_y += 42
         if lesson.relation is not None:
             # The bare character: the shared term may carry a gloss too wide for the column.
-            items.append(text_item(cx, row_y + 15, said[f"picture.relation.{lesson.relation._name_}"], 18, "accent",
+            items.append(Text(cx, row_y + 15, said[f"picture.relation.{lesson.relation._name_}"], 18, "accent",
                                    True, "mm"))
     for i in range(1, 4):
         x = MARGIN + _LABEL_ROOM + _COLUMN * i
-        items.append(box_item(x, box_top, x, y, None, "grid", 1))
+        items.append(Box(x, box_top, x, y, None, "grid", 1))
     return y
 
 
@@ -257,7 +256,7 @@ def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, said: Map
     Columns follow the widest position label of the language, so English words fit as well as
     two CJK characters; the 發用 tag sits under the 初伝 label.
     """
-    items.append(text_item(MARGIN, top + 20, said["picture.transmissions"], 18, "fg", True))
+    items.append(Text(MARGIN, top + 20, said["picture.transmissions"], 18, "fg", True))
     steps = chart.steps
     positions = [term(step.position, lang) for step in steps]
     initial = said["picture.initial"]
@@ -273,41 +272,41 @@ def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, said: Map
     vigours = [fact.vigour for fact in known.steps]
     # With the month known, the 旺相休囚死 word goes under the 六親 word.
     kin_heading = said["picture.column_kin_vigour" if any(v is not None for v in vigours) else "picture.column_kin"]
-    items.append(text_item(hidden_x, y, said["picture.column_hidden"], MIN_TEXT, "muted", False, "ms"))
-    items.append(text_item(general_x, y, general_heading, MIN_TEXT, "muted", False, "ls"))
-    items.append(text_item(kin_x, y, kin_heading, MIN_TEXT, "muted", False, "ls"))
+    items.append(Text(hidden_x, y, said["picture.column_hidden"], MIN_TEXT, "muted", False, "ms"))
+    items.append(Text(general_x, y, general_heading, MIN_TEXT, "muted", False, "ls"))
+    items.append(Text(kin_x, y, kin_heading, MIN_TEXT, "muted", False, "ls"))
     y += 8
     row = 52
     on_ground = said["picture.on_ground"]
     for i, step in enumerate(steps):
         first = i == 0
         top_y, mid = y + i * row, y + i * row + row / 2
-        items.append(box_item(MARGIN, top_y, WIDTH - MARGIN, top_y + row, "accent_bg" if first else "panel",
+        items.append(Box(MARGIN, top_y, WIDTH - MARGIN, top_y + row, "accent_bg" if first else "panel",
                               "accent" if first else "grid", 2 if first else 1))
         if first:
-            items.append(text_item(MARGIN + 10, mid - 2, positions[i], 18, "accent", True, "ls"))
+            items.append(Text(MARGIN + 10, mid - 2, positions[i], 18, "accent", True, "ls"))
             _badge(items, MARGIN + 10, mid + 12, initial, "accent", measure)
         else:
-            items.append(text_item(MARGIN + 10, mid, positions[i], 18, "fg", True, "lm"))
+            items.append(Text(MARGIN + 10, mid, positions[i], 18, "fg", True, "lm"))
         if step.hidden_stem is not None:
-            items.append(text_item(hidden_x, mid, step.hidden_stem._name_, 20, "muted", True, "mm"))
-        items.append(text_item(branch_x, mid, step.branch._name_, 32,
+            items.append(Text(hidden_x, mid, step.hidden_stem._name_, 20, "muted", True, "mm"))
+        items.append(Text(branch_x, mid, step.branch._name_, 32,
                                "void" if step.void else ("accent" if first else "fg"), True, "mm"))
         if step.void:
             _void_badge(items, branch_x + 19, mid - 10, void_tag)
-        items.append(text_item(general_x, mid, generals[i], 18, "noble" if step.general == General.貴人 else "general",
+        items.append(Text(general_x, mid, generals[i], 18, "noble" if step.general == General.貴人 else "general",
                                True, "lm"))
         ground = on_ground.format(branch=step.ground._name_)
-        items.append(text_item(ground_x, mid, ground, 15, "muted", False, "rm"))
+        items.append(Text(ground_x, mid, ground, 15, "muted", False, "rm"))
         kin = term(step.kin, lang)
         room = ground_x - measure(ground, 15, False) - 10 - kin_x
         vigour = vigours[i]
         if vigour is None:
-            items.append(text_item(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", False, "lm"))
+            items.append(Text(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", False, "lm"))
         else:  # 六親 above, 旺相休囚死 below it
-            items.append(text_item(kin_x, mid - 10, kin, _fit(measure, kin, 17, False, room), "fg", False, "lm"))
+            items.append(Text(kin_x, mid - 10, kin, _fit(measure, kin, 17, False, room), "fg", False, "lm"))
             word = term(vigour, lang)
-            items.append(text_item(kin_x, mid + 12, word, _fit(measure, word, 15, True, room), "fg", True, "lm"))
+            items.append(Text(kin_x, mid + 12, word, _fit(measure, word, 15, True, room), "fg", True, "lm"))
     return y + 3 * row
 
 
@@ -322,8 +321,8 @@ def _flow(items: list[Item], top: float, chips: list[tuple[str, str]], label_siz
         if x > MARGIN and x + width > WIDTH - MARGIN:
             x, y = float(MARGIN), y + value_size + 12
         if label:
-            items.append(text_item(x, y, label, label_size, "muted"))
-        items.append(text_item(x + width - value_width, y, value, value_size, value_role, True))
+            items.append(Text(x, y, label, label_size, "muted"))
+        items.append(Text(x + width - value_width, y, value, value_size, value_role, True))
         x += width + 18
     return y + 6
 
@@ -342,9 +341,9 @@ def _derived(known: Facts, top: float, said: Mapping[str, str], measure: Measure
 def _patterns(held: tuple[Pattern, ...], top: float, lang: Lang, said: Mapping[str, str], measure: Measure,
               items: list[Item]) -> float:
     """The 課体 that hold, as names flowed after their heading."""
-    items.append(text_item(MARGIN, top + 20, said["picture.patterns"], 18, "fg", True))
+    items.append(Text(MARGIN, top + 20, said["picture.patterns"], 18, "fg", True))
     if not held:
-        items.append(text_item(MARGIN, top + 46, said["picture.patterns_none"], 15, "muted"))
+        items.append(Text(MARGIN, top + 46, said["picture.patterns_none"], 15, "muted"))
         return top + 52
     return _flow(items, top + 26, [("", term(p.name, lang)) for p in held], 15, 18, measure, "accent")
 
@@ -367,7 +366,7 @@ def _legend(chart: Chart, top: float, said: Mapping[str, str], void_tag: _Tag, m
         if x > MARGIN and x + width > WIDTH - MARGIN:
             x, y = float(MARGIN), y + 24
         right = _void_badge(items, x, y, void_tag) if fill is None else _badge(items, x, y, tag, fill, measure)
-        items.append(text_item(right + 5, y, label, MIN_TEXT, "muted", False, "lm"))
+        items.append(Text(right + 5, y, label, MIN_TEXT, "muted", False, "lm"))
         x += width + 14
     return y + 12
 

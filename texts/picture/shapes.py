@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal, get_args
 
@@ -64,41 +64,6 @@ class Box:
 
 
 Item = Text | Box
-
-# Each field's slot setter, in field order: an item is filled through them, not through the frozen
-# class's generated __init__ (an object.__setattr__ call per field), as a picture makes ~150 items.
-_new = object.__new__
-_tx, _ty, _ttext, _tsize, _trole, _tbold, _tanchor = (Text.__dict__[f.name].__set__ for f in fields(Text))
-_bx0, _by0, _bx1, _by1, _bfill, _boutline, _bwidth, _bradius = (Box.__dict__[f.name].__set__ for f in fields(Box))
-
-
-def text_item(x: float, y: float, text: str, size: int, role: Role, bold: bool = False, anchor: Anchor = "ls") -> Text:
-    """``Text(x, y, text, size, role, bold, anchor)``: an equal item, its slots filled directly."""
-    item = _new(Text)
-    _tx(item, x)
-    _ty(item, y)
-    _ttext(item, text)
-    _tsize(item, size)
-    _trole(item, role)
-    _tbold(item, bold)
-    _tanchor(item, anchor)
-    return item
-
-
-def box_item(x0: float, y0: float, x1: float, y1: float, fill: Role | None = None, outline: Role | None = None,
-             width: int = 1, radius: int = 0) -> Box:
-    """``Box(x0, y0, x1, y1, fill, outline, width, radius)``: an equal item, its slots filled directly."""
-    item = _new(Box)
-    _bx0(item, x0)
-    _by0(item, y0)
-    _bx1(item, x1)
-    _by1(item, y1)
-    _bfill(item, fill)
-    _boutline(item, outline)
-    _bwidth(item, width)
-    _bradius(item, radius)
-    return item
-
 
 @dataclass(frozen=True, slots=True)
 class Layout:
