@@ -10,78 +10,87 @@ from collections.abc import Iterable
 
 from engine.chart import Chart
 from engine.facts import Facts, facts
-from engine.patterns import classify
+from engine.patterns import Patterns, classify
 from engine.symbols import BRANCHES
 from texts.alternatives import summary_line
-from texts.picture.shapes import hour_span, term
-from texts.words import Lang, solar_term, text
+from texts.picture.shapes import hour_span
+from texts.words import Lang, solar_term, term, words
 from texts.words.explain import chart_name
 from texts.words.schools import school_line
 
 
-def alt_text(chart: Chart, lang: Lang, known: Facts | None = None) -> str:
+def alt_text(chart: Chart, lang: Lang, known: Facts | None = None, patterns: Patterns | None = None) -> str:
     """A description of the picture of ``chart`` in ``lang`` (under Discord's 1,024-character limit);
-    ``known`` as for the picture (the facts with the querent's birth data)."""
+    ``known`` as for the picture (the facts with the querent's birth data); ``patterns`` is
+    ``classify(chart, known)`` when the caller has it (the picture's layout reads it too)."""
     known = known if known is not None else facts(chart)
+    said = words()[lang]  # every word below is looked up here, not through text() one by one
     g = chart.generals
     m = chart.moment
     if m is None:
-        moment = text("picture.classical", lang)
+        moment = said["picture.classical"]
         pillars = ""
     else:
-        moment = text("picture.moment", lang, when=hour_span(chart), zone=m.zone)
-        pillars = (text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour) + " "
-                   + text("picture.principal_term", lang, term=solar_term(m.principal_term.name, lang)))
-    ring = _join(lang, (
-        text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground),
-             general=term(g.over(ground), lang))
-        for ground in BRANCHES  # 子 first, round the ring as a student recites it
-    ))
-    lessons = _join(lang, (
-        text("picture.alt_lesson", lang, number=text(f"picture.lesson_number.{x.number}", lang), upper=x.upper,
-             lower=x.lower, general=term(g.on(x.upper), lang),
-             relation=text("picture.alt_relation", lang, relation=term(x.relation, lang)) if x.relation is not None
-             else "")
+        moment = said["picture.moment"].format(when=hour_span(chart), zone=m.zone)
+        pillars = (said["picture.pillars"].format(year=str(m.year), month=str(m.month), day=str(m.day),
+                                                  hour=str(m.hour)) + " "
+                   + said["picture.principal_term"].format(term=solar_term(m.principal_term.name, lang)))
+    cell = said["picture.alt_cell"]
+    by_ground = g.by_ground
+    offset = chart.plate.offset
+    ring = _join(lang, [  # 子 first, round the ring as a student recites it
+        cell.format(ground=ground._name_, heaven=BRANCHES[(at + offset) % 12]._name_,
+                    general=term(by_ground[at], lang))
+        for at, ground in enumerate(BRANCHES)
+    ])
+    lesson, relation = said["picture.alt_lesson"], said["picture.alt_relation"]
+    lessons = _join(lang, [
+        lesson.format(number=said[f"picture.lesson_number.{x.number}"], upper=x.upper._name_, lower=x.lower._name_,
+                      general=term(g.on(x.upper), lang),
+                      relation="" if x.relation is None else relation.format(relation=term(x.relation, lang)))
         for x in chart.lessons
-    ))
-    steps = _join(lang, (
-        text("picture.alt_step", lang, position=term(s.position, lang),
-             hidden=s.hidden_stem if s.hidden_stem is not None else "", branch=s.branch, general=term(s.general, lang),
-             kin=term(s.kin, lang), void=text("picture.alt_step_void", lang) if s.void else "",
-             vigour=text("picture.alt_step_vigour", lang, vigour=term(f.vigour, lang)) if f.vigour is not None else "")
+    ])
+    step, vigour, void = said["picture.alt_step"], said["picture.alt_step_vigour"], said["picture.alt_step_void"]
+    steps = _join(lang, [
+        step.format(position=term(s.position, lang), hidden="" if s.hidden_stem is None else s.hidden_stem._name_,
+                    branch=s.branch._name_, general=term(s.general, lang), kin=term(s.kin, lang),
+                    void=void if s.void else "",
+                    vigour="" if f.vigour is None else vigour.format(vigour=term(f.vigour, lang)))
         for s, f in zip(chart.steps, known.steps, strict=True)
-    ))
-    described = text(
-        "picture.alt", lang,
-        title=text("picture.title", lang, day=chart.day, hour=chart.hour),
-        yuejiang=text("picture.yuejiang", lang, branch=chart.yuejiang),
-        name=text("picture.name", lang, name=chart_name(chart.transmissions, lang)),
+    ])
+    stem = chart.day.stem
+    described = said["picture.alt"].format(
+        title=said["picture.title"].format(day=str(chart.day), hour=chart.hour._name_),
+        yuejiang=said["picture.yuejiang"].format(branch=chart.yuejiang._name_),
+        name=said["picture.name"].format(name=chart_name(chart.transmissions, lang)),
         moment=moment,
         pillars=pillars,
-        void=text("picture.void", lang, branches="".join(map(str, chart.void))),
-        noble=text("picture.noble", lang, branch=g.noble,
-                   time=text("noble.day" if g.daytime else "noble.night", lang),
-                   direction=text("noble.clockwise" if g.clockwise else "noble.counter", lang)),
-        lodging=text("picture.lodging", lang, stem=chart.day.stem, branch=chart.day.stem.lodging),
+        void=said["picture.void"].format(branches=chart.void[0]._name_ + chart.void[1]._name_),
+        noble=said["picture.noble"].format(branch=g.noble._name_,
+                                           time=said["noble.day" if g.daytime else "noble.night"],
+                                           direction=said["noble.clockwise" if g.clockwise else "noble.counter"]),
+        lodging=said["picture.lodging"].format(stem=stem._name_, branch=stem.lodging._name_),
         ring=ring,
         lessons=lessons,
         transmissions=steps,
     )
-    derived = [("horse", known.travel_horse), ("ding", known.ding), ("heavenly_horse", known.heavenly_horse),
-               ("year", known.year), ("month", known.month), ("natal", known.natal), ("walking", known.walking_year)]
-    held = [term(p.name, lang) for p in classify(chart, known).held]
-    described += text(
-        "picture.alt_extra", lang,
-        derived=_join(lang, (text("picture.alt_fact", lang, label=text(f"picture.fact_{key}", lang), branch=branch)
-                             for key, branch in derived if branch is not None)),
-        patterns=text("picture.alt_patterns", lang, names=_join(lang, held)) if held
-        else text("picture.patterns_none", lang),
+    fact = said["picture.alt_fact"]
+    derived = [fact.format(label=said[key], branch=branch._name_) for key, branch in (
+        ("picture.fact_horse", known.travel_horse), ("picture.fact_ding", known.ding),
+        ("picture.fact_heavenly_horse", known.heavenly_horse), ("picture.fact_year", known.year),
+        ("picture.fact_month", known.month), ("picture.fact_natal", known.natal),
+        ("picture.fact_walking", known.walking_year)) if branch is not None]
+    held = [term(p.name, lang) for p in (patterns if patterns is not None else classify(chart, known)).held]
+    described += said["picture.alt_extra"].format(
+        derived=_join(lang, derived),
+        patterns=said["picture.alt_patterns"].format(names=_join(lang, held)) if held
+        else said["picture.patterns_none"],
     )
     school = school_line(chart.school, lang)
     if school is not None:
-        described += text("picture.alt_school", lang, school=school)
+        described += said["picture.alt_school"].format(school=school)
     # The other schools (docs/rules.md §10.1): the caption's line, as under every chart; the pixels keep to the chart.
-    described += text("picture.alt_school", lang, school=summary_line(chart, lang).rstrip(".。"))
+    described += said["picture.alt_school"].format(school=summary_line(chart, lang).rstrip(".。"))
     # A classical chart has no pillars: drop the empty sentence it would leave.
     described = described.replace("。。", "。").replace(". .", ".")
     # Every school option at once with a long zone name comes near Discord's limit: never past it.

@@ -31,7 +31,8 @@ from threading import Lock
 
 from engine.calendar import Moment
 from engine.chart import Chart
-from engine.facts import Facts
+from engine.facts import Facts, facts
+from engine.patterns import Patterns, classify
 from engine.terms import General
 from texts.memo import LRU, last_one
 from texts.picture.alt import ALT_MAX, alt_text
@@ -96,8 +97,9 @@ def _finished(key: tuple[object, ...], hour: Chart, theme: Theme, lang: Lang, kn
 
 
 def _painted(chart: Chart, theme: Theme, lang: Lang, known: Facts | None = None,
-             highlight: frozenset[General] = frozenset()) -> bytes:
-    """``chart`` laid out and painted: the PNG, nothing kept but the texts' pixels."""
+             highlight: frozenset[General] = frozenset(), patterns: Patterns | None = None) -> bytes:
+    """``chart`` laid out and painted: the PNG, nothing kept but the texts' pixels; ``patterns`` as
+    ``layout`` takes them."""
     # Pillow, the fonts' machinery and the painter, loaded by the first drawing: a process that
     # only looks pictures up (the bot until its first new 時) never pays for them. Without Pillow,
     # the error names the extra (texts/picture/raster.py).
@@ -105,7 +107,7 @@ def _painted(chart: Chart, theme: Theme, lang: Lang, known: Facts | None = None,
     from texts.picture.glyphs import measure
     from texts.picture.layout import layout
 
-    return raster.png(layout(chart, lang, measure, known, highlight), theme)
+    return raster.png(layout(chart, lang, measure, known, highlight, patterns), theme)
 
 
 def of_the_hour(chart: Chart) -> Chart:
@@ -182,8 +184,9 @@ def draw(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
     if found is not None and found[1] is not None:
         return Picture(found[0], found[1], filename(chart))
     hour = of_the_hour(chart)  # one chart for the layout and the alt text: its facts and 課体 worked out once
-    png = found[0] if found is not None else _painted(hour, theme, lang, known, highlight)
-    return _kept(key, png, _alt(hour, lang, known, highlight), chart)
+    known, patterns = _worked_out(hour, known)
+    png = found[0] if found is not None else _painted(hour, theme, lang, known, highlight, patterns)
+    return _kept(key, png, _alt(hour, lang, known, highlight, patterns), chart)
 
 
 def paint(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts | None = None,
@@ -192,8 +195,16 @@ def paint(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Fact
     that keeps it: :func:`keep`). Raises ``ValueError`` for an unknown theme or language."""
     _check(theme, lang)
     hour = of_the_hour(chart)
-    return Picture(_painted(hour, theme, lang, known, highlight), _alt(hour, lang, known, highlight),
-                   filename(chart))
+    known, patterns = _worked_out(hour, known)
+    return Picture(_painted(hour, theme, lang, known, highlight, patterns),
+                   _alt(hour, lang, known, highlight, patterns), filename(chart))
+
+
+def _worked_out(hour: Chart, known: Facts | None) -> tuple[Facts, Patterns]:
+    """``hour``'s facts (``known``, else its own) and its 課体: worked out once, for its layout and
+    its alt text both."""
+    known = known if known is not None else facts(hour)
+    return known, classify(hour, known)
 
 
 def keep(chart: Chart, picture: Picture, *, theme: Theme = "dark", lang: Lang = "ja",
@@ -219,8 +230,8 @@ def kept(chart: Chart, *, theme: Theme = "dark", lang: Lang = "ja", known: Facts
     return None if found is None or found[1] is None else Picture(found[0], found[1], filename(chart))
 
 
-def _alt(hour: Chart, lang: Lang, known: Facts | None, highlight: frozenset[General]) -> str:
-    alt = alt_text(hour, lang, known)
+def _alt(hour: Chart, lang: Lang, known: Facts, highlight: frozenset[General], patterns: Patterns) -> str:
+    alt = alt_text(hour, lang, known, patterns)
     if highlight:  # a screen reader hears first which cells the outline marks
         cells = ("; " if lang == "en" else "、").join(
             text("picture.alt_cell", lang, ground=ground, heaven=hour.plate.up(ground), general=term(g, lang))

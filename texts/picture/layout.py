@@ -14,12 +14,12 @@ What is drawn: the header (day, hour, 月将, 課名, moment and zone, the four 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from engine.chart import Chart
 from engine.facts import Facts, facts
-from engine.patterns import classify
-from engine.symbols import Branch
+from engine.patterns import Pattern, Patterns, classify
+from engine.symbols import BRANCHES, Branch
 from engine.terms import General
 from texts.picture.shapes import (
     CELL,
@@ -27,7 +27,6 @@ from texts.picture.shapes import (
     MIN_TEXT,
     RING_ROWS,
     WIDTH,
-    Anchor,
     Box,
     Item,
     Layout,
@@ -35,9 +34,8 @@ from texts.picture.shapes import (
     Role,
     Text,
     hour_span,
-    term,
 )
-from texts.words import Lang, solar_term, text
+from texts.words import Lang, solar_term, term, words
 from texts.words.explain import chart_name
 from texts.words.schools import school_line
 
@@ -49,10 +47,13 @@ def _fit(measure: Measure, value: str, size: int, bold: bool, room: float) -> in
     return size
 
 
+_TOKEN = re.compile(r"[^\s、，,：:・·]*[\s、，,：:・·]*")  # a word and the spaces or separators after it
+
+
 def _wrap(measure: Measure, value: str, size: int, bold: bool, room: float) -> list[str]:
     """``value`` broken into lines no wider than ``room``: after a space or a list separator
     (、，：・), and inside a word only when the word alone is wider than the room."""
-    tokens = [t for t in re.findall(r"[^\s、，,：:・·]*[\s、，,：:・·]*", value) if t]
+    tokens = [t for t in _TOKEN.findall(value) if t]
     lines: list[str] = []
     line = ""
     for token in tokens:
@@ -73,40 +74,43 @@ def _badge(items: list[Item], x: float, y: float, label: str, fill: Role, measur
            size: int = MIN_TEXT) -> float:
     """A small filled tag with ``label``, its left edge at x and its middle at y; returns its right."""
     width = max(measure(label, size, True) + 8, size + 6)
-    items.append(Box(x, y - size / 2 - 3, x + width, y + size / 2 + 3, fill=fill, radius=4))
-    items.append(Text(x + width / 2, y, label, size, "badge_text", bold=True, anchor="mm"))
+    items.append(Box(x, y - size / 2 - 3, x + width, y + size / 2 + 3, fill, None, 1, 4))
+    items.append(Text(x + width / 2, y, label, size, "badge_text", True, "mm"))
     return x + width
 
 
-def _void_badge(items: list[Item], x: float, y: float, lang: Lang, measure: Measure) -> float:
-    """The 空亡 tag: outlined in the void colour, so it reads apart from the filled tags."""
-    label = text("picture.tag_void", lang)
-    size = MIN_TEXT
-    width = max(measure(label, size, True) + 8, size + 6)
-    items.append(Box(x, y - size / 2 - 3, x + width, y + size / 2 + 3, outline="void", width=2, radius=4))
-    items.append(Text(x + width / 2, y, label, size, "void", bold=True, anchor="mm"))
+_Tag = tuple[str, float]  # a tag's word and its width
+
+
+def _void_badge(items: list[Item], x: float, y: float, tag: _Tag) -> float:
+    """The 空亡 tag (its word and its width, measured once a picture), outlined in the void colour so
+    it reads apart from the filled tags; its left edge at x and its middle at y; returns its right."""
+    label, width = tag
+    items.append(Box(x, y - MIN_TEXT / 2 - 3, x + width, y + MIN_TEXT / 2 + 3, None, "void", 2, 4))
+    items.append(Text(x + width / 2, y, label, MIN_TEXT, "void", True, "mm"))
     return x + width
 
 
-def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> float:
+def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure, items: list[Item]) -> float:
     room = WIDTH - 2 * MARGIN
     y = MARGIN + 26
-    title = text("picture.title", lang, day=chart.day, hour=chart.hour)
-    items.append(Text(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", bold=True))
-    yuejiang = text("picture.yuejiang", lang, branch=chart.yuejiang)
-    items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg",
-                      bold=True, anchor="rs"))
+    title = said["picture.title"].format(day=str(chart.day), hour=chart.hour._name_)
+    items.append(Text(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", True))
+    yuejiang = said["picture.yuejiang"].format(branch=chart.yuejiang._name_)
+    items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg", True,
+                           "rs"))
     y += 32
-    name = text("picture.name", lang, name=chart_name(chart.transmissions, lang))
-    items.append(Text(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", bold=True))
+    name = said["picture.name"].format(name=chart_name(chart.transmissions, lang))
+    items.append(Text(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", True))
     y += 26
     m = chart.moment
     if m is None:
-        line = text("picture.classical", lang)
+        line = said["picture.classical"]
         items.append(Text(MARGIN, y, line, _fit(measure, line, 15, False, room), "muted"))
     else:
-        zone = f"{m.zone} {m.local.tzname()}" if m.local.tzname() not in (None, m.zone) else m.zone
-        line = text("picture.moment", lang, when=hour_span(chart), zone=zone)
+        abbreviation = m.local.tzname()
+        zone = f"{m.zone} {abbreviation}" if abbreviation not in (None, m.zone) else m.zone
+        line = said["picture.moment"].format(when=hour_span(chart), zone=zone)
         size = _fit(measure, line, 16, False, room)
         # A long zone name (America/Argentina/ComodRivadavia) does not fit even at the smallest size:
         # it goes on a line of its own rather than past the margin.
@@ -115,190 +119,194 @@ def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> fl
             y += 20 if i else 0
             items.append(Text(MARGIN, y, part, size, "muted"))
         y += 24
-        line = text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour)
-        term = text("picture.principal_term", lang, term=solar_term(m.principal_term.name, lang))
-        term_size = _fit(measure, term, 17, True, room * 0.3)
-        term_width = measure(term, term_size, True)
+        line = said["picture.pillars"].format(year=str(m.year), month=str(m.month), day=str(m.day), hour=str(m.hour))
+        principal = said["picture.principal_term"].format(term=solar_term(m.principal_term.name, lang))
+        term_size = _fit(measure, principal, 17, True, room * 0.3)
+        term_width = measure(principal, term_size, True)
         items.append(Text(MARGIN, y, line, _fit(measure, line, 17, False, room - term_width - 12), "fg"))
-        items.append(Text(WIDTH - MARGIN, y, term, term_size, "fg", bold=True, anchor="rs"))
+        items.append(Text(WIDTH - MARGIN, y, principal, term_size, "fg", True, "rs"))
     y += 26
     g = chart.generals
-    void = text("picture.void", lang, branches="".join(map(str, chart.void)))
-    noble = text(
-        "picture.noble", lang, branch=g.noble,
-        time=text("noble.day" if g.daytime else "noble.night", lang),
-        direction=text("noble.clockwise" if g.clockwise else "noble.counter", lang),
-    )
+    void = said["picture.void"].format(branches=chart.void[0]._name_ + chart.void[1]._name_)
+    noble = said["picture.noble"].format(branch=g.noble._name_, time=said["noble.day" if g.daytime else "noble.night"],
+                                         direction=said["noble.clockwise" if g.clockwise else "noble.counter"])
     void_size = _fit(measure, void, 17, False, room * 0.4)
-    items.append(Text(MARGIN, y, void, void_size, "void", bold=True))
+    items.append(Text(MARGIN, y, void, void_size, "void", True))
     left = MARGIN + measure(void, void_size, True) + 18
-    items.append(Text(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", bold=True))
+    items.append(Text(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", True))
     school = school_line(chart.school, lang)  # a chart cast by another school says so
     if school is not None:
         for line in _wrap(measure, school, MIN_TEXT, True, room):
             y += 20
-            items.append(Text(MARGIN, y, line, MIN_TEXT, "accent", bold=True))
+            items.append(Text(MARGIN, y, line, MIN_TEXT, "accent", True))
     return y + 16
 
 
-def _cell(chart: Chart, ground: Branch, x: float, y: float, lang: Lang, measure: Measure,
-          items: list[Item]) -> None:
-    heaven = chart.plate.up(ground)
-    general = chart.generals.over(ground)
-    void = heaven in chart.void
-    items.append(Box(x, y, x + CELL, y + CELL, fill="panel", outline="grid", width=1))
-    items.append(Text(x + 7, y + 7, term(general, lang), 16, "noble" if general == General.貴人 else "general",
-                      bold=True, anchor="la"))
-    items.append(Text(x + CELL / 2, y + CELL / 2, str(heaven), 44, "void" if void else "fg", bold=True,
-                      anchor="mm"))
-    items.append(Text(x + CELL - 7, y + CELL - 7, str(ground), 16, "muted", anchor="rs"))
-    if void:
-        _void_badge(items, x + CELL - 6 - (MIN_TEXT + 6), y + 17, lang, measure)
-    left = x + 6
-    if ground == chart.day.stem.lodging:
-        left = _badge(items, left, y + CELL - 14, str(chart.day.stem), "lodging", measure) + 4
-    if ground == chart.hour:
-        _badge(items, left, y + CELL - 14, text("picture.tag_hour", lang), "hour", measure)
+# Each ring cell's 地盤 branch and its offset from the ring's top left, row by row (RING_ROWS).
+_CELLS: tuple[tuple[Branch, int, int, int], ...] = tuple(
+    (Branch[place], int(Branch[place]), column * CELL, row * CELL)
+    for row, places in enumerate(RING_ROWS) for column, place in enumerate(places) if place != " "
+)
 
 
-def _ring_centre(chart: Chart, x: float, y: float, lang: Lang, measure: Measure, items: list[Item]) -> None:
-    """The middle of the ring: its name, a sample cell saying what is where, the 寄宮 and hour."""
-    mid = x + CELL
-    items.append(Text(mid, y + 26, text("picture.ring", lang), 18, "fg", bold=True, anchor="ms"))
-    sx0, sy0, sx1, sy1 = mid - 62, y + 40, mid + 62, y + 132
-    items.append(Box(sx0, sy0, sx1, sy1, fill="panel", outline="grid", width=1))
-    sample_general = text("picture.sample_general", lang)
-    items.append(Text(sx0 + 6, sy0 + 5, sample_general, _fit(measure, sample_general, 14, True, 110), "general",
-                      bold=True, anchor="la"))
-    heaven = text("picture.sample_heaven", lang)
-    items.append(Text(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", bold=True,
-                      anchor="mm"))
-    ground = text("picture.sample_ground", lang)
-    items.append(Text(sx1 - 6, sy1 - 6, ground, MIN_TEXT, "muted", anchor="rs"))
-    stem = chart.day.stem
-    lodging = text("picture.lodging", lang, stem=stem, branch=stem.lodging)
-    items.append(Text(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", anchor="ms"))
-    hour = text("picture.hour_at", lang, branch=chart.hour)
-    items.append(Text(mid, y + 182, hour, 15, "fg", anchor="ms"))
-
-
-def _ring(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item],
-          highlight: frozenset[General] = frozenset()) -> float:
-    for row, places in enumerate(RING_ROWS):
-        for column, place in enumerate(places):
-            if place != " ":
-                x, y = MARGIN + column * CELL, top + row * CELL
-                _cell(chart, Branch[place], x, y, lang, measure, items)
-                if chart.generals.over(Branch[place]) in highlight:  # a 類神 of the matter asked
-                    items.append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, outline="spirit", width=3))
-    _ring_centre(chart, MARGIN + CELL, top + CELL, lang, measure, items)
+def _ring(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag, measure: Measure,
+          items: list[Item], highlight: frozenset[General]) -> float:
+    """The twelve cells (each with its 天将, 天盤 and 地盤 branches and tags) round the ring's centre."""
+    offset = chart.plate.offset
+    by_ground = chart.generals.by_ground
+    void = chart.void
+    lodging = chart.day.stem.lodging
+    hour = chart.hour
+    append = items.append
+    for ground, at, dx, dy in _CELLS:
+        x, y = MARGIN + dx, top + dy
+        heaven = BRANCHES[(at + offset) % 12]  # Plate.up without a call per cell
+        general = by_ground[ground]
+        empty = heaven in void
+        append(Box(x, y, x + CELL, y + CELL, "panel", "grid", 1))
+        append(Text(x + 7, y + 7, term(general, lang), 16, "noble" if general == General.貴人 else "general", True,
+                         "la"))
+        append(Text(x + CELL / 2, y + CELL / 2, heaven._name_, 44, "void" if empty else "fg", True, "mm"))
+        append(Text(x + CELL - 7, y + CELL - 7, ground._name_, 16, "muted", False, "rs"))
+        if empty:
+            _void_badge(items, x + CELL - 6 - (MIN_TEXT + 6), y + 17, void_tag)
+        left: float = x + 6
+        if ground == lodging:
+            left = _badge(items, left, y + CELL - 14, chart.day.stem._name_, "lodging", measure) + 4
+        if ground == hour:
+            _badge(items, left, y + CELL - 14, said["picture.tag_hour"], "hour", measure)
+        if general in highlight:  # a 類神 of the matter asked
+            append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, None, "spirit", 3))
+    _ring_centre(chart, MARGIN + CELL, top + CELL, said, measure, items)
     return top + 4 * CELL
 
 
-def _lessons(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
+def _ring_centre(chart: Chart, x: float, y: float, said: Mapping[str, str], measure: Measure,
+                 items: list[Item]) -> None:
+    """The middle of the ring: its name, a sample cell saying what is where, the 寄宮 and hour."""
+    mid = x + CELL
+    items.append(Text(mid, y + 26, said["picture.ring"], 18, "fg", True, "ms"))
+    sx0, sy0, sx1, sy1 = mid - 62, y + 40, mid + 62, y + 132
+    items.append(Box(sx0, sy0, sx1, sy1, "panel", "grid", 1))
+    sample_general = said["picture.sample_general"]
+    items.append(Text(sx0 + 6, sy0 + 5, sample_general, _fit(measure, sample_general, 14, True, 110), "general",
+                           True, "la"))
+    heaven = said["picture.sample_heaven"]
+    items.append(Text(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", True, "mm"))
+    items.append(Text(sx1 - 6, sy1 - 6, said["picture.sample_ground"], MIN_TEXT, "muted", False, "rs"))
+    stem = chart.day.stem
+    lodging = said["picture.lodging"].format(stem=stem._name_, branch=stem.lodging._name_)
+    items.append(Text(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", False, "ms"))
+    hour = said["picture.hour_at"].format(branch=chart.hour._name_)
+    items.append(Text(mid, y + 182, hour, 15, "fg", False, "ms"))
+
+
+_LABEL_ROOM = 84.0  # the 四課's row labels, left of the four columns
+_COLUMN = (WIDTH - 2 * MARGIN - _LABEL_ROOM) / 4
+# The middle of each lesson's column, 一課 first: 四課 at the left and 一課 at the right (the books' order).
+_CENTRES = tuple(MARGIN + _LABEL_ROOM + _COLUMN * (3 - i) + _COLUMN / 2 for i in range(4))
+_LESSON_ROWS = (("picture.lesson_row_general", 36), ("picture.lesson_row_upper", 42),
+                ("picture.lesson_row_lower", 42), ("picture.lesson_row_relation", 30))
+
+
+def _lessons(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag, measure: Measure,
+             items: list[Item]) -> float:
     """四課 as four columns, 四課 at the left and 一課 at the right (the books' order)."""
-    items.append(Text(MARGIN, top + 20, text("picture.lessons", lang), 18, "fg", bold=True))
-    label_room = 84.0
-    column = (WIDTH - 2 * MARGIN - label_room) / 4
-    rows = (("picture.lesson_row_general", 36), ("picture.lesson_row_upper", 42),
-            ("picture.lesson_row_lower", 42), ("picture.lesson_row_relation", 30))
+    items.append(Text(MARGIN, top + 20, said["picture.lessons"], 18, "fg", True))
     y = top + 48
-    centres = [MARGIN + label_room + column * (3 - i) + column / 2 for i in range(4)]
-    for lesson, cx in zip(chart.lessons, centres, strict=True):
-        number = text(f"picture.lesson_number.{lesson.number}", lang)
-        items.append(Text(cx, y, number, 15, "muted", anchor="ms"))
+    for lesson, cx in zip(chart.lessons, _CENTRES, strict=True):
+        items.append(Text(cx, y, said[f"picture.lesson_number.{lesson.number}"], 15, "muted", False, "ms"))
     y += 8
     box_top = y
-    for key, height in rows:
-        label = text(key, lang)
-        items.append(Text(MARGIN, y + height / 2, label, _fit(measure, label, 15, False, label_room - 6), "muted",
-                          anchor="lm"))
+    for key, height in _LESSON_ROWS:
+        label = said[key]
+        items.append(Text(MARGIN, y + height / 2, label, _fit(measure, label, 15, False, _LABEL_ROOM - 6), "muted",
+                               False, "lm"))
         y += height
-    items.append(Box(MARGIN + label_room, box_top, WIDTH - MARGIN, y, fill="panel", outline="grid", width=1))
-    for lesson, cx in zip(chart.lessons, centres, strict=True):
+    items.append(Box(MARGIN + _LABEL_ROOM, box_top, WIDTH - MARGIN, y, "panel", "grid", 1))
+    generals = chart.generals
+    for lesson, cx in zip(chart.lessons, _CENTRES, strict=True):
         row_y = box_top
-        general = chart.generals.on(lesson.upper)
+        general = generals.on(lesson.upper)
         items.append(Text(cx, row_y + 36 / 2, term(general, lang), 17,
-                          "noble" if general == General.貴人 else "general",
-                          bold=True, anchor="mm"))
+                               "noble" if general == General.貴人 else "general", True, "mm"))
         row_y += 36
         void = lesson.upper in chart.void
-        items.append(Text(cx, row_y + 21, str(lesson.upper), 32, "void" if void else "fg", bold=True, anchor="mm"))
+        items.append(Text(cx, row_y + 21, lesson.upper._name_, 32, "void" if void else "fg", True, "mm"))
         if void:
-            _void_badge(items, cx + 19, row_y + 12, lang, measure)
+            _void_badge(items, cx + 19, row_y + 12, void_tag)
         row_y += 42
-        items.append(Text(cx, row_y + 21, str(lesson.lower), 32, "fg", bold=True, anchor="mm"))
+        items.append(Text(cx, row_y + 21, lesson.lower._name_, 32, "fg", True, "mm"))
         row_y += 42
         if lesson.relation is not None:
             # The bare character: the shared term may carry a gloss too wide for the column.
-            items.append(Text(cx, row_y + 15, text(f"picture.relation.{lesson.relation}", lang), 18, "accent",
-                              bold=True, anchor="mm"))
+            items.append(Text(cx, row_y + 15, said[f"picture.relation.{lesson.relation._name_}"], 18, "accent",
+                                   True, "mm"))
     for i in range(1, 4):
-        x = MARGIN + label_room + column * i
-        items.append(Box(x, box_top, x, y, outline="grid", width=1))
+        x = MARGIN + _LABEL_ROOM + _COLUMN * i
+        items.append(Box(x, box_top, x, y, None, "grid", 1))
     return y
 
 
-def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, measure: Measure,
-                   items: list[Item]) -> float:
+def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag,
+                   measure: Measure, items: list[Item]) -> float:
     """三伝: position, 遁干, branch, 天将, 六親, 旺相休囚死 (when the month is known) over the 地盤;
     the 初伝 row (發用) in the accent colour.
 
     Columns follow the widest position label of the language, so English words fit as well as
     two CJK characters; the 發用 tag sits under the 初伝 label.
     """
-    items.append(Text(MARGIN, top + 20, text("picture.transmissions", lang), 18, "fg", bold=True))
-    positions = [term(step.position, lang) for step in chart.steps]
-    initial = text("picture.initial", lang)
+    items.append(Text(MARGIN, top + 20, said["picture.transmissions"], 18, "fg", True))
+    steps = chart.steps
+    positions = [term(step.position, lang) for step in steps]
+    initial = said["picture.initial"]
     left = MARGIN + 10 + max(*(measure(p, 18, True) for p in positions), measure(initial, MIN_TEXT, True) + 8)
     hidden_x = left + 24
     branch_x = hidden_x + 40
     general_x = branch_x + 50  # room for a 空 tag beside the branch
-    generals = [term(step.general, lang) for step in chart.steps]
-    general_heading = text("picture.column_general", lang)
+    generals = [term(step.general, lang) for step in steps]
+    general_heading = said["picture.column_general"]
     kin_x = general_x + max(*(measure(g, 18, True) for g in generals), measure(general_heading, MIN_TEXT, False)) + 16
     ground_x = WIDTH - MARGIN - 8
     y = top + 46
     vigours = [fact.vigour for fact in known.steps]
-    headings: list[tuple[str, float, Anchor]] = [(text("picture.column_hidden", lang), hidden_x, "ms"),
-                                                 (general_heading, general_x, "ls"),
-                                                 (text("picture.column_kin", lang), kin_x, "ls")]
-    if any(v is not None for v in vigours):  # the 旺相休囚死 word goes under the 六親 word
-        headings[2] = (text("picture.column_kin_vigour", lang), kin_x, "ls")
-    for label, x, anchor in headings:
-        items.append(Text(x, y, label, MIN_TEXT, "muted", anchor=anchor))
+    # With the month known, the 旺相休囚死 word goes under the 六親 word.
+    kin_heading = said["picture.column_kin_vigour" if any(v is not None for v in vigours) else "picture.column_kin"]
+    items.append(Text(hidden_x, y, said["picture.column_hidden"], MIN_TEXT, "muted", False, "ms"))
+    items.append(Text(general_x, y, general_heading, MIN_TEXT, "muted", False, "ls"))
+    items.append(Text(kin_x, y, kin_heading, MIN_TEXT, "muted", False, "ls"))
     y += 8
     row = 52
-    for i, step in enumerate(chart.steps):
+    on_ground = said["picture.on_ground"]
+    for i, step in enumerate(steps):
         first = i == 0
         top_y, mid = y + i * row, y + i * row + row / 2
-        items.append(Box(MARGIN, top_y, WIDTH - MARGIN, top_y + row, fill="accent_bg" if first else "panel",
-                         outline="accent" if first else "grid", width=2 if first else 1))
+        items.append(Box(MARGIN, top_y, WIDTH - MARGIN, top_y + row, "accent_bg" if first else "panel",
+                              "accent" if first else "grid", 2 if first else 1))
         if first:
-            items.append(Text(MARGIN + 10, mid - 2, positions[i], 18, "accent", bold=True, anchor="ls"))
+            items.append(Text(MARGIN + 10, mid - 2, positions[i], 18, "accent", True, "ls"))
             _badge(items, MARGIN + 10, mid + 12, initial, "accent", measure)
         else:
-            items.append(Text(MARGIN + 10, mid, positions[i], 18, "fg", bold=True, anchor="lm"))
+            items.append(Text(MARGIN + 10, mid, positions[i], 18, "fg", True, "lm"))
         if step.hidden_stem is not None:
-            items.append(Text(hidden_x, mid, str(step.hidden_stem), 20, "muted", bold=True, anchor="mm"))
-        items.append(Text(branch_x, mid, str(step.branch), 32, "void" if step.void else ("accent" if first else "fg"),
-                          bold=True, anchor="mm"))
+            items.append(Text(hidden_x, mid, step.hidden_stem._name_, 20, "muted", True, "mm"))
+        items.append(Text(branch_x, mid, step.branch._name_, 32,
+                               "void" if step.void else ("accent" if first else "fg"), True, "mm"))
         if step.void:
-            _void_badge(items, branch_x + 19, mid - 10, lang, measure)
+            _void_badge(items, branch_x + 19, mid - 10, void_tag)
         items.append(Text(general_x, mid, generals[i], 18, "noble" if step.general == General.貴人 else "general",
-                          bold=True, anchor="lm"))
-        ground = text("picture.on_ground", lang, branch=step.ground)
-        items.append(Text(ground_x, mid, ground, 15, "muted", anchor="rm"))
+                               True, "lm"))
+        ground = on_ground.format(branch=step.ground._name_)
+        items.append(Text(ground_x, mid, ground, 15, "muted", False, "rm"))
         kin = term(step.kin, lang)
         room = ground_x - measure(ground, 15, False) - 10 - kin_x
         vigour = vigours[i]
         if vigour is None:
-            items.append(Text(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", anchor="lm"))
+            items.append(Text(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", False, "lm"))
         else:  # 六親 above, 旺相休囚死 below it
-            items.append(Text(kin_x, mid - 10, kin, _fit(measure, kin, 17, False, room), "fg", anchor="lm"))
+            items.append(Text(kin_x, mid - 10, kin, _fit(measure, kin, 17, False, room), "fg", False, "lm"))
             word = term(vigour, lang)
-            items.append(Text(kin_x, mid + 12, word, _fit(measure, word, 15, True, room), "fg", bold=True,
-                              anchor="lm"))
+            items.append(Text(kin_x, mid + 12, word, _fit(measure, word, 15, True, room), "fg", True, "lm"))
     return y + 3 * row
 
 
@@ -308,76 +316,80 @@ def _flow(items: list[Item], top: float, chips: list[tuple[str, str]], label_siz
     x, y = float(MARGIN), top + value_size
     for label, value in chips:
         label_width = measure(label, label_size, False) if label else 0.0
-        width = label_width + (6 if label else 0) + measure(value, value_size, True)
+        value_width = measure(value, value_size, True)
+        width = label_width + (6 if label else 0) + value_width
         if x > MARGIN and x + width > WIDTH - MARGIN:
             x, y = float(MARGIN), y + value_size + 12
         if label:
             items.append(Text(x, y, label, label_size, "muted"))
-        items.append(Text(x + width - measure(value, value_size, True), y, value, value_size, value_role, bold=True))
+        items.append(Text(x + width - value_width, y, value, value_size, value_role, True))
         x += width + 18
     return y + 6
 
 
-def _derived(known: Facts, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
+def _derived(known: Facts, top: float, said: Mapping[str, str], measure: Measure, items: list[Item]) -> float:
     """驛馬 and 丁神; 天馬, 太歳 and 月建 with a moment; 本命 and 行年 with the querent's birth data."""
-    chips = [(text("picture.fact_horse", lang), str(known.travel_horse)),
-             (text("picture.fact_ding", lang), str(known.ding))]
-    for key, value in (("heavenly_horse", known.heavenly_horse), ("year", known.year), ("month", known.month),
-                       ("natal", known.natal), ("walking", known.walking_year)):
+    chips = [(said["picture.fact_horse"], known.travel_horse._name_), (said["picture.fact_ding"], known.ding._name_)]
+    for key, value in (("picture.fact_heavenly_horse", known.heavenly_horse), ("picture.fact_year", known.year),
+                       ("picture.fact_month", known.month), ("picture.fact_natal", known.natal),
+                       ("picture.fact_walking", known.walking_year)):
         if value is not None:
-            chips.append((text(f"picture.fact_{key}", lang), str(value)))
+            chips.append((said[key], value._name_))
     return _flow(items, top, chips, 15, 20, measure)
 
 
-def _patterns(chart: Chart, known: Facts, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
+def _patterns(held: tuple[Pattern, ...], top: float, lang: Lang, said: Mapping[str, str], measure: Measure,
+              items: list[Item]) -> float:
     """The 課体 that hold, as names flowed after their heading."""
-    held = [term(p.name, lang) for p in classify(chart, known).held]
-    items.append(Text(MARGIN, top + 20, text("picture.patterns", lang), 18, "fg", bold=True))
+    items.append(Text(MARGIN, top + 20, said["picture.patterns"], 18, "fg", True))
     if not held:
-        items.append(Text(MARGIN, top + 46, text("picture.patterns_none", lang), 15, "muted"))
+        items.append(Text(MARGIN, top + 46, said["picture.patterns_none"], 15, "muted"))
         return top + 52
-    return _flow(items, top + 26, [("", name) for name in held], 15, 18, measure, "accent")
+    return _flow(items, top + 26, [("", term(p.name, lang)) for p in held], 15, 18, measure, "accent")
 
 
-def _legend(chart: Chart, top: float, lang: Lang, measure: Measure, items: list[Item], spirits: bool = False) -> float:
+def _legend(chart: Chart, top: float, said: Mapping[str, str], void_tag: _Tag, measure: Measure, items: list[Item],
+            spirits: bool) -> float:
     """Tags and colours explained, flowed over as many lines as the language needs."""
     entries: list[tuple[str, Role | None, str]] = [
-        (str(chart.day.stem), "lodging", text("picture.legend_lodging", lang)),
-        (text("picture.tag_hour", lang), "hour", text("picture.legend_hour", lang)),
-        (text("picture.tag_void", lang), None, text("picture.legend_void", lang)),
-        (text("picture.initial", lang), "accent", text("picture.legend_initial", lang)),
+        (chart.day.stem._name_, "lodging", said["picture.legend_lodging"]),
+        (said["picture.tag_hour"], "hour", said["picture.legend_hour"]),
+        (void_tag[0], None, said["picture.legend_void"]),
+        (said["picture.initial"], "accent", said["picture.legend_initial"]),
     ]
     if spirits:  # the outlined cells
-        entries.append((text("matter.picture_tag", lang), "spirit", text("matter.picture_legend", lang)))
+        entries.append((said["matter.picture_tag"], "spirit", said["matter.picture_legend"]))
     x, y = float(MARGIN), top + 12
     for tag, fill, label in entries:
-        tag_width = max(measure(tag, MIN_TEXT, True) + 8, MIN_TEXT + 6)
+        tag_width = void_tag[1] if fill is None else max(measure(tag, MIN_TEXT, True) + 8, MIN_TEXT + 6)
         width = tag_width + 5 + measure(label, MIN_TEXT, False)
         if x > MARGIN and x + width > WIDTH - MARGIN:
             x, y = float(MARGIN), y + 24
-        if fill is None:
-            right = _void_badge(items, x, y, lang, measure)
-        else:
-            right = _badge(items, x, y, tag, fill, measure)
-        items.append(Text(right + 5, y, label, MIN_TEXT, "muted", anchor="lm"))
+        right = _void_badge(items, x, y, void_tag) if fill is None else _badge(items, x, y, tag, fill, measure)
+        items.append(Text(right + 5, y, label, MIN_TEXT, "muted", False, "lm"))
         x += width + 14
     return y + 12
 
 
 def layout(chart: Chart, lang: Lang, measure: Measure, known: Facts | None = None,
-           highlight: frozenset[General] = frozenset()) -> Layout:
+           highlight: frozenset[General] = frozenset(), patterns: Patterns | None = None) -> Layout:
     """Everything to draw for ``chart`` in ``lang``, top to bottom, at 1×; ``known`` passes the facts
     derived with the querent's birth data (本命, 行年), else they are derived from the chart alone;
-    ``highlight`` outlines the cells of these generals (the 類神 of the matter asked)."""
+    ``highlight`` outlines the cells of these generals (the 類神 of the matter asked); ``patterns``
+    is ``classify(chart, known)`` when the caller has it (the alt text reads it too)."""
     known = known if known is not None else facts(chart)
+    held = (patterns if patterns is not None else classify(chart, known)).held
+    said = words()[lang]  # every label below is looked up here, not through text() one by one
+    void = said["picture.tag_void"]
+    void_tag = (void, max(measure(void, MIN_TEXT, True) + 8, MIN_TEXT + 6))
     items: list[Item] = []
-    y = _header(chart, lang, measure, items)
-    y = _ring(chart, y + 12, lang, measure, items, highlight)
-    y = _lessons(chart, y + 14, lang, measure, items)
-    y = _transmissions(chart, known, y + 12, lang, measure, items)
-    y = _derived(known, y + 10, lang, measure, items)
-    y = _patterns(chart, known, y + 8, lang, measure, items)
-    y = _legend(chart, y + 12, lang, measure, items, bool(highlight))
+    y = _header(chart, lang, said, measure, items)
+    y = _ring(chart, y + 12, lang, said, void_tag, measure, items, highlight)
+    y = _lessons(chart, y + 14, lang, said, void_tag, measure, items)
+    y = _transmissions(chart, known, y + 12, lang, said, void_tag, measure, items)
+    y = _derived(known, y + 10, said, measure, items)
+    y = _patterns(held, y + 8, lang, said, measure, items)
+    y = _legend(chart, y + 12, said, void_tag, measure, items, bool(highlight))
     return Layout(WIDTH, int(y + MARGIN), tuple(items))
 
 

@@ -65,7 +65,6 @@ class Box:
 
 Item = Text | Box
 
-
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A whole picture at 1×: its size and what to draw, in drawing order."""
@@ -88,7 +87,8 @@ def hour_span(chart: Chart) -> str:
     if m is None:
         return ""
     start = (2 * int(m.hour.branch) - 1) % 24
-    return f"{m.local:%Y-%m-%d} {start:02d}:00-{(start + 2) % 24:02d}:00"
+    local = m.local  # %Y-%m-%d as strftime writes the calendar's years (1900–2100), without its call
+    return f"{local.year:04}-{local.month:02}-{local.day:02} {start:02d}:00-{(start + 2) % 24:02d}:00"
 
 
 def _literals(template: str) -> str:
