@@ -39,43 +39,43 @@ def alt_text(chart: Chart, lang: Lang, known: Facts | None = None, patterns: Pat
     by_ground = g.by_ground
     offset = chart.plate.offset
     ring = _join(lang, [  # 子 first, round the ring as a student recites it
-        cell.format(ground=ground._name_, heaven=BRANCHES[(at + offset) % 12]._name_,
+        cell.format(ground=str(ground), heaven=str(BRANCHES[(at + offset) % 12]),
                     general=term(by_ground[at], lang))
         for at, ground in enumerate(BRANCHES)
     ])
     lesson, relation = said["picture.alt_lesson"], said["picture.alt_relation"]
     lessons = _join(lang, [
-        lesson.format(number=said[f"picture.lesson_number.{x.number}"], upper=x.upper._name_, lower=x.lower._name_,
+        lesson.format(number=said[f"picture.lesson_number.{x.number}"], upper=str(x.upper), lower=str(x.lower),
                       general=term(g.on(x.upper), lang),
                       relation="" if x.relation is None else relation.format(relation=term(x.relation, lang)))
         for x in chart.lessons
     ])
     step, vigour, void = said["picture.alt_step"], said["picture.alt_step_vigour"], said["picture.alt_step_void"]
     steps = _join(lang, [
-        step.format(position=term(s.position, lang), hidden="" if s.hidden_stem is None else s.hidden_stem._name_,
-                    branch=s.branch._name_, general=term(s.general, lang), kin=term(s.kin, lang),
+        step.format(position=term(s.position, lang), hidden="" if s.hidden_stem is None else str(s.hidden_stem),
+                    branch=str(s.branch), general=term(s.general, lang), kin=term(s.kin, lang),
                     void=void if s.void else "",
                     vigour="" if f.vigour is None else vigour.format(vigour=term(f.vigour, lang)))
         for s, f in zip(chart.steps, known.steps, strict=True)
     ])
     stem = chart.day.stem
     described = said["picture.alt"].format(
-        title=said["picture.title"].format(day=str(chart.day), hour=chart.hour._name_),
-        yuejiang=said["picture.yuejiang"].format(branch=chart.yuejiang._name_),
+        title=said["picture.title"].format(day=str(chart.day), hour=str(chart.hour)),
+        yuejiang=said["picture.yuejiang"].format(branch=str(chart.yuejiang)),
         name=said["picture.name"].format(name=chart_name(chart.transmissions, lang)),
         moment=moment,
         pillars=pillars,
-        void=said["picture.void"].format(branches=chart.void[0]._name_ + chart.void[1]._name_),
-        noble=said["picture.noble"].format(branch=g.noble._name_,
+        void=said["picture.void"].format(branches=str(chart.void[0]) + str(chart.void[1])),
+        noble=said["picture.noble"].format(branch=str(g.noble),
                                            time=said["noble.day" if g.daytime else "noble.night"],
                                            direction=said["noble.clockwise" if g.clockwise else "noble.counter"]),
-        lodging=said["picture.lodging"].format(stem=stem._name_, branch=stem.lodging._name_),
+        lodging=said["picture.lodging"].format(stem=str(stem), branch=str(stem.lodging)),
         ring=ring,
         lessons=lessons,
         transmissions=steps,
     )
     fact = said["picture.alt_fact"]
-    derived = [fact.format(label=said[key], branch=branch._name_) for key, branch in (
+    derived = [fact.format(label=said[key], branch=str(branch)) for key, branch in (
         ("picture.fact_horse", known.travel_horse), ("picture.fact_ding", known.ding),
         ("picture.fact_heavenly_horse", known.heavenly_horse), ("picture.fact_year", known.year),
         ("picture.fact_month", known.month), ("picture.fact_natal", known.natal),

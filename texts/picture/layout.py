@@ -94,9 +94,9 @@ def _void_badge(items: list[Item], x: float, y: float, tag: _Tag) -> float:
 def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure, items: list[Item]) -> float:
     room = WIDTH - 2 * MARGIN
     y = MARGIN + 26
-    title = said["picture.title"].format(day=str(chart.day), hour=chart.hour._name_)
+    title = said["picture.title"].format(day=str(chart.day), hour=str(chart.hour))
     items.append(Text(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", True))
-    yuejiang = said["picture.yuejiang"].format(branch=chart.yuejiang._name_)
+    yuejiang = said["picture.yuejiang"].format(branch=str(chart.yuejiang))
     items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg", True,
                            "rs"))
     y += 32
@@ -127,8 +127,8 @@ def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure,
         items.append(Text(WIDTH - MARGIN, y, principal, term_size, "fg", True, "rs"))
     y += 26
     g = chart.generals
-    void = said["picture.void"].format(branches=chart.void[0]._name_ + chart.void[1]._name_)
-    noble = said["picture.noble"].format(branch=g.noble._name_, time=said["noble.day" if g.daytime else "noble.night"],
+    void = said["picture.void"].format(branches=str(chart.void[0]) + str(chart.void[1]))
+    noble = said["picture.noble"].format(branch=str(g.noble), time=said["noble.day" if g.daytime else "noble.night"],
                                          direction=said["noble.clockwise" if g.clockwise else "noble.counter"])
     void_size = _fit(measure, void, 17, False, room * 0.4)
     items.append(Text(MARGIN, y, void, void_size, "void", True))
@@ -166,13 +166,13 @@ def _ring(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_ta
         append(Box(x, y, x + CELL, y + CELL, "panel", "grid", 1))
         append(Text(x + 7, y + 7, term(general, lang), 16, "noble" if general == General.貴人 else "general", True,
                          "la"))
-        append(Text(x + CELL / 2, y + CELL / 2, heaven._name_, 44, "void" if empty else "fg", True, "mm"))
-        append(Text(x + CELL - 7, y + CELL - 7, ground._name_, 16, "muted", False, "rs"))
+        append(Text(x + CELL / 2, y + CELL / 2, str(heaven), 44, "void" if empty else "fg", True, "mm"))
+        append(Text(x + CELL - 7, y + CELL - 7, str(ground), 16, "muted", False, "rs"))
         if empty:
             _void_badge(items, x + CELL - 6 - (MIN_TEXT + 6), y + 17, void_tag)
         left: float = x + 6
         if ground == lodging:
-            left = _badge(items, left, y + CELL - 14, chart.day.stem._name_, "lodging", measure) + 4
+            left = _badge(items, left, y + CELL - 14, str(chart.day.stem), "lodging", measure) + 4
         if ground == hour:
             _badge(items, left, y + CELL - 14, said["picture.tag_hour"], "hour", measure)
         if general in highlight:  # a 類神 of the matter asked
@@ -195,9 +195,9 @@ def _ring_centre(chart: Chart, x: float, y: float, said: Mapping[str, str], meas
     items.append(Text(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", True, "mm"))
     items.append(Text(sx1 - 6, sy1 - 6, said["picture.sample_ground"], MIN_TEXT, "muted", False, "rs"))
     stem = chart.day.stem
-    lodging = said["picture.lodging"].format(stem=stem._name_, branch=stem.lodging._name_)
+    lodging = said["picture.lodging"].format(stem=str(stem), branch=str(stem.lodging))
     items.append(Text(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", False, "ms"))
-    hour = said["picture.hour_at"].format(branch=chart.hour._name_)
+    hour = said["picture.hour_at"].format(branch=str(chart.hour))
     items.append(Text(mid, y + 182, hour, 15, "fg", False, "ms"))
 
 
@@ -232,15 +232,15 @@ def _lessons(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void
                                "noble" if general == General.貴人 else "general", True, "mm"))
         row_y += 36
         void = lesson.upper in chart.void
-        items.append(Text(cx, row_y + 21, lesson.upper._name_, 32, "void" if void else "fg", True, "mm"))
+        items.append(Text(cx, row_y + 21, str(lesson.upper), 32, "void" if void else "fg", True, "mm"))
         if void:
             _void_badge(items, cx + 19, row_y + 12, void_tag)
         row_y += 42
-        items.append(Text(cx, row_y + 21, lesson.lower._name_, 32, "fg", True, "mm"))
+        items.append(Text(cx, row_y + 21, str(lesson.lower), 32, "fg", True, "mm"))
         row_y += 42
         if lesson.relation is not None:
             # The bare character: the shared term may carry a gloss too wide for the column.
-            items.append(Text(cx, row_y + 15, said[f"picture.relation.{lesson.relation._name_}"], 18, "accent",
+            items.append(Text(cx, row_y + 15, said[f"picture.relation.{lesson.relation}"], 18, "accent",
                                    True, "mm"))
     for i in range(1, 4):
         x = MARGIN + _LABEL_ROOM + _COLUMN * i
@@ -289,14 +289,14 @@ def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, said: Map
         else:
             items.append(Text(MARGIN + 10, mid, positions[i], 18, "fg", True, "lm"))
         if step.hidden_stem is not None:
-            items.append(Text(hidden_x, mid, step.hidden_stem._name_, 20, "muted", True, "mm"))
-        items.append(Text(branch_x, mid, step.branch._name_, 32,
+            items.append(Text(hidden_x, mid, str(step.hidden_stem), 20, "muted", True, "mm"))
+        items.append(Text(branch_x, mid, str(step.branch), 32,
                                "void" if step.void else ("accent" if first else "fg"), True, "mm"))
         if step.void:
             _void_badge(items, branch_x + 19, mid - 10, void_tag)
         items.append(Text(general_x, mid, generals[i], 18, "noble" if step.general == General.貴人 else "general",
                                True, "lm"))
-        ground = on_ground.format(branch=step.ground._name_)
+        ground = on_ground.format(branch=str(step.ground))
         items.append(Text(ground_x, mid, ground, 15, "muted", False, "rm"))
         kin = term(step.kin, lang)
         room = ground_x - measure(ground, 15, False) - 10 - kin_x
@@ -329,12 +329,12 @@ def _flow(items: list[Item], top: float, chips: list[tuple[str, str]], label_siz
 
 def _derived(known: Facts, top: float, said: Mapping[str, str], measure: Measure, items: list[Item]) -> float:
     """驛馬 and 丁神; 天馬, 太歳 and 月建 with a moment; 本命 and 行年 with the querent's birth data."""
-    chips = [(said["picture.fact_horse"], known.travel_horse._name_), (said["picture.fact_ding"], known.ding._name_)]
+    chips = [(said["picture.fact_horse"], str(known.travel_horse)), (said["picture.fact_ding"], str(known.ding))]
     for key, value in (("picture.fact_heavenly_horse", known.heavenly_horse), ("picture.fact_year", known.year),
                        ("picture.fact_month", known.month), ("picture.fact_natal", known.natal),
                        ("picture.fact_walking", known.walking_year)):
         if value is not None:
-            chips.append((said[key], value._name_))
+            chips.append((said[key], str(value)))
     return _flow(items, top, chips, 15, 20, measure)
 
 
@@ -352,7 +352,7 @@ def _legend(chart: Chart, top: float, said: Mapping[str, str], void_tag: _Tag, m
             spirits: bool) -> float:
     """Tags and colours explained, flowed over as many lines as the language needs."""
     entries: list[tuple[str, Role | None, str]] = [
-        (chart.day.stem._name_, "lodging", said["picture.legend_lodging"]),
+        (str(chart.day.stem), "lodging", said["picture.legend_lodging"]),
         (said["picture.tag_hour"], "hour", said["picture.legend_hour"]),
         (void_tag[0], None, said["picture.legend_void"]),
         (said["picture.initial"], "accent", said["picture.legend_initial"]),
