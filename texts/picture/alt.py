@@ -36,12 +36,9 @@ def alt_text(chart: Chart, lang: Lang, known: Facts | None = None, patterns: Pat
                                                   hour=str(m.hour)) + " "
                    + said["picture.principal_term"].format(term=solar_term(m.principal_term.name, lang)))
     cell = said["picture.alt_cell"]
-    by_ground = g.by_ground
-    offset = chart.plate.offset
     ring = _join(lang, [  # 子 first, round the ring as a student recites it
-        cell.format(ground=str(ground), heaven=str(BRANCHES[(at + offset) % 12]),
-                    general=term(by_ground[at], lang))
-        for at, ground in enumerate(BRANCHES)
+        cell.format(ground=str(ground), heaven=str(chart.plate.up(ground)), general=term(g.over(ground), lang))
+        for ground in BRANCHES
     ])
     lesson, relation = said["picture.alt_lesson"], said["picture.alt_relation"]
     lessons = _join(lang, [

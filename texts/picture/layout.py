@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from engine.chart import Chart
 from engine.facts import Facts, facts
 from engine.patterns import Pattern, Patterns, classify
-from engine.symbols import BRANCHES, Branch
+from engine.symbols import Branch
 from engine.terms import General
 from texts.picture.shapes import (
     CELL,
@@ -70,12 +70,17 @@ def _wrap(measure: Measure, value: str, size: int, bold: bool, room: float) -> l
     return lines
 
 
+def _tag_width(measure: Measure, label: str, size: int = MIN_TEXT) -> float:
+    """A tag's width: its bold label with room either side, never narrower than it is tall."""
+    return max(measure(label, size, True) + 8, size + 6)
+
+
 def _badge(items: list[Item], x: float, y: float, label: str, fill: Role, measure: Measure,
            size: int = MIN_TEXT) -> float:
     """A small filled tag with ``label``, its left edge at x and its middle at y; returns its right."""
-    width = max(measure(label, size, True) + 8, size + 6)
-    items.append(Box(x, y - size / 2 - 3, x + width, y + size / 2 + 3, fill, None, 1, 4))
-    items.append(Text(x + width / 2, y, label, size, "badge_text", True, "mm"))
+    width = _tag_width(measure, label, size)
+    items.append(Box(x, y - size / 2 - 3, x + width, y + size / 2 + 3, fill=fill, radius=4))
+    items.append(Text(x + width / 2, y, label, size, "badge_text", bold=True, anchor="mm"))
     return x + width
 
 
@@ -86,8 +91,8 @@ def _void_badge(items: list[Item], x: float, y: float, tag: _Tag) -> float:
     """The 空亡 tag (its word and its width, measured once a picture), outlined in the void colour so
     it reads apart from the filled tags; its left edge at x and its middle at y; returns its right."""
     label, width = tag
-    items.append(Box(x, y - MIN_TEXT / 2 - 3, x + width, y + MIN_TEXT / 2 + 3, None, "void", 2, 4))
-    items.append(Text(x + width / 2, y, label, MIN_TEXT, "void", True, "mm"))
+    items.append(Box(x, y - MIN_TEXT / 2 - 3, x + width, y + MIN_TEXT / 2 + 3, outline="void", width=2, radius=4))
+    items.append(Text(x + width / 2, y, label, MIN_TEXT, "void", bold=True, anchor="mm"))
     return x + width
 
 
@@ -95,13 +100,13 @@ def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure,
     room = WIDTH - 2 * MARGIN
     y = MARGIN + 26
     title = said["picture.title"].format(day=str(chart.day), hour=str(chart.hour))
-    items.append(Text(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", True))
+    items.append(Text(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", bold=True))
     yuejiang = said["picture.yuejiang"].format(branch=str(chart.yuejiang))
-    items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg", True,
-                           "rs"))
+    items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg",
+                      bold=True, anchor="rs"))
     y += 32
     name = said["picture.name"].format(name=chart_name(chart.transmissions, lang))
-    items.append(Text(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", True))
+    items.append(Text(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", bold=True))
     y += 26
     m = chart.moment
     if m is None:
@@ -124,27 +129,27 @@ def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure,
         term_size = _fit(measure, principal, 17, True, room * 0.3)
         term_width = measure(principal, term_size, True)
         items.append(Text(MARGIN, y, line, _fit(measure, line, 17, False, room - term_width - 12), "fg"))
-        items.append(Text(WIDTH - MARGIN, y, principal, term_size, "fg", True, "rs"))
+        items.append(Text(WIDTH - MARGIN, y, principal, term_size, "fg", bold=True, anchor="rs"))
     y += 26
     g = chart.generals
     void = said["picture.void"].format(branches=str(chart.void[0]) + str(chart.void[1]))
     noble = said["picture.noble"].format(branch=str(g.noble), time=said["noble.day" if g.daytime else "noble.night"],
                                          direction=said["noble.clockwise" if g.clockwise else "noble.counter"])
     void_size = _fit(measure, void, 17, False, room * 0.4)
-    items.append(Text(MARGIN, y, void, void_size, "void", True))
+    items.append(Text(MARGIN, y, void, void_size, "void", bold=True))
     left = MARGIN + measure(void, void_size, True) + 18
-    items.append(Text(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", True))
+    items.append(Text(left, y, noble, _fit(measure, noble, 17, False, WIDTH - MARGIN - left), "noble", bold=True))
     school = school_line(chart.school, lang)  # a chart cast by another school says so
     if school is not None:
         for line in _wrap(measure, school, MIN_TEXT, True, room):
             y += 20
-            items.append(Text(MARGIN, y, line, MIN_TEXT, "accent", True))
+            items.append(Text(MARGIN, y, line, MIN_TEXT, "accent", bold=True))
     return y + 16
 
 
 # Each ring cell's 地盤 branch and its offset from the ring's top left, row by row (RING_ROWS).
-_CELLS: tuple[tuple[Branch, int, int, int], ...] = tuple(
-    (Branch[place], int(Branch[place]), column * CELL, row * CELL)
+_CELLS: tuple[tuple[Branch, int, int], ...] = tuple(
+    (Branch[place], column * CELL, row * CELL)
     for row, places in enumerate(RING_ROWS) for column, place in enumerate(places) if place != " "
 )
 
@@ -152,31 +157,26 @@ _CELLS: tuple[tuple[Branch, int, int, int], ...] = tuple(
 def _ring(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag, measure: Measure,
           items: list[Item], highlight: frozenset[General]) -> float:
     """The twelve cells (each with its 天将, 天盤 and 地盤 branches and tags) round the ring's centre."""
-    offset = chart.plate.offset
-    by_ground = chart.generals.by_ground
-    void = chart.void
-    lodging = chart.day.stem.lodging
-    hour = chart.hour
     append = items.append
-    for ground, at, dx, dy in _CELLS:
+    for ground, dx, dy in _CELLS:
         x, y = MARGIN + dx, top + dy
-        heaven = BRANCHES[(at + offset) % 12]  # Plate.up without a call per cell
-        general = by_ground[ground]
-        empty = heaven in void
-        append(Box(x, y, x + CELL, y + CELL, "panel", "grid", 1))
-        append(Text(x + 7, y + 7, term(general, lang), 16, "noble" if general == General.貴人 else "general", True,
-                         "la"))
-        append(Text(x + CELL / 2, y + CELL / 2, str(heaven), 44, "void" if empty else "fg", True, "mm"))
-        append(Text(x + CELL - 7, y + CELL - 7, str(ground), 16, "muted", False, "rs"))
+        heaven = chart.plate.up(ground)
+        general = chart.generals.over(ground)
+        empty = heaven in chart.void
+        append(Box(x, y, x + CELL, y + CELL, fill="panel", outline="grid", width=1))
+        append(Text(x + 7, y + 7, term(general, lang), 16, "noble" if general == General.貴人 else "general",
+                    bold=True, anchor="la"))
+        append(Text(x + CELL / 2, y + CELL / 2, str(heaven), 44, "void" if empty else "fg", bold=True, anchor="mm"))
+        append(Text(x + CELL - 7, y + CELL - 7, str(ground), 16, "muted", anchor="rs"))
         if empty:
             _void_badge(items, x + CELL - 6 - (MIN_TEXT + 6), y + 17, void_tag)
         left: float = x + 6
-        if ground == lodging:
+        if ground == chart.day.stem.lodging:
             left = _badge(items, left, y + CELL - 14, str(chart.day.stem), "lodging", measure) + 4
-        if ground == hour:
+        if ground == chart.hour:
             _badge(items, left, y + CELL - 14, said["picture.tag_hour"], "hour", measure)
         if general in highlight:  # a 類神 of the matter asked
-            append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, None, "spirit", 3))
+            append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, outline="spirit", width=3))
     _ring_centre(chart, MARGIN + CELL, top + CELL, said, measure, items)
     return top + 4 * CELL
 
@@ -185,20 +185,21 @@ def _ring_centre(chart: Chart, x: float, y: float, said: Mapping[str, str], meas
                  items: list[Item]) -> None:
     """The middle of the ring: its name, a sample cell saying what is where, the 寄宮 and hour."""
     mid = x + CELL
-    items.append(Text(mid, y + 26, said["picture.ring"], 18, "fg", True, "ms"))
+    items.append(Text(mid, y + 26, said["picture.ring"], 18, "fg", bold=True, anchor="ms"))
     sx0, sy0, sx1, sy1 = mid - 62, y + 40, mid + 62, y + 132
-    items.append(Box(sx0, sy0, sx1, sy1, "panel", "grid", 1))
+    items.append(Box(sx0, sy0, sx1, sy1, fill="panel", outline="grid", width=1))
     sample_general = said["picture.sample_general"]
     items.append(Text(sx0 + 6, sy0 + 5, sample_general, _fit(measure, sample_general, 14, True, 110), "general",
-                           True, "la"))
+                      bold=True, anchor="la"))
     heaven = said["picture.sample_heaven"]
-    items.append(Text(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", True, "mm"))
-    items.append(Text(sx1 - 6, sy1 - 6, said["picture.sample_ground"], MIN_TEXT, "muted", False, "rs"))
+    items.append(Text(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", bold=True,
+                      anchor="mm"))
+    items.append(Text(sx1 - 6, sy1 - 6, said["picture.sample_ground"], MIN_TEXT, "muted", anchor="rs"))
     stem = chart.day.stem
     lodging = said["picture.lodging"].format(stem=str(stem), branch=str(stem.lodging))
-    items.append(Text(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", False, "ms"))
+    items.append(Text(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", anchor="ms"))
     hour = said["picture.hour_at"].format(branch=str(chart.hour))
-    items.append(Text(mid, y + 182, hour, 15, "fg", False, "ms"))
+    items.append(Text(mid, y + 182, hour, 15, "fg", anchor="ms"))
 
 
 _LABEL_ROOM = 84.0  # the 四課's row labels, left of the four columns
@@ -212,39 +213,39 @@ _LESSON_ROWS = (("picture.lesson_row_general", 36), ("picture.lesson_row_upper",
 def _lessons(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag, measure: Measure,
              items: list[Item]) -> float:
     """四課 as four columns, 四課 at the left and 一課 at the right (the books' order)."""
-    items.append(Text(MARGIN, top + 20, said["picture.lessons"], 18, "fg", True))
+    items.append(Text(MARGIN, top + 20, said["picture.lessons"], 18, "fg", bold=True))
     y = top + 48
     for lesson, cx in zip(chart.lessons, _CENTRES, strict=True):
-        items.append(Text(cx, y, said[f"picture.lesson_number.{lesson.number}"], 15, "muted", False, "ms"))
+        items.append(Text(cx, y, said[f"picture.lesson_number.{lesson.number}"], 15, "muted", anchor="ms"))
     y += 8
     box_top = y
     for key, height in _LESSON_ROWS:
         label = said[key]
         items.append(Text(MARGIN, y + height / 2, label, _fit(measure, label, 15, False, _LABEL_ROOM - 6), "muted",
-                               False, "lm"))
+                          anchor="lm"))
         y += height
-    items.append(Box(MARGIN + _LABEL_ROOM, box_top, WIDTH - MARGIN, y, "panel", "grid", 1))
+    items.append(Box(MARGIN + _LABEL_ROOM, box_top, WIDTH - MARGIN, y, fill="panel", outline="grid", width=1))
     generals = chart.generals
     for lesson, cx in zip(chart.lessons, _CENTRES, strict=True):
         row_y = box_top
         general = generals.on(lesson.upper)
         items.append(Text(cx, row_y + 36 / 2, term(general, lang), 17,
-                               "noble" if general == General.貴人 else "general", True, "mm"))
+                          "noble" if general == General.貴人 else "general", bold=True, anchor="mm"))
         row_y += 36
         void = lesson.upper in chart.void
-        items.append(Text(cx, row_y + 21, str(lesson.upper), 32, "void" if void else "fg", True, "mm"))
+        items.append(Text(cx, row_y + 21, str(lesson.upper), 32, "void" if void else "fg", bold=True, anchor="mm"))
         if void:
             _void_badge(items, cx + 19, row_y + 12, void_tag)
         row_y += 42
-        items.append(Text(cx, row_y + 21, str(lesson.lower), 32, "fg", True, "mm"))
+        items.append(Text(cx, row_y + 21, str(lesson.lower), 32, "fg", bold=True, anchor="mm"))
         row_y += 42
         if lesson.relation is not None:
             # The bare character: the shared term may carry a gloss too wide for the column.
             items.append(Text(cx, row_y + 15, said[f"picture.relation.{lesson.relation}"], 18, "accent",
-                                   True, "mm"))
+                              bold=True, anchor="mm"))
     for i in range(1, 4):
         x = MARGIN + _LABEL_ROOM + _COLUMN * i
-        items.append(Box(x, box_top, x, y, None, "grid", 1))
+        items.append(Box(x, box_top, x, y, outline="grid", width=1))
     return y
 
 
@@ -256,7 +257,7 @@ def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, said: Map
     Columns follow the widest position label of the language, so English words fit as well as
     two CJK characters; the 發用 tag sits under the 初伝 label.
     """
-    items.append(Text(MARGIN, top + 20, said["picture.transmissions"], 18, "fg", True))
+    items.append(Text(MARGIN, top + 20, said["picture.transmissions"], 18, "fg", bold=True))
     steps = chart.steps
     positions = [term(step.position, lang) for step in steps]
     initial = said["picture.initial"]
@@ -272,41 +273,41 @@ def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, said: Map
     vigours = [fact.vigour for fact in known.steps]
     # With the month known, the 旺相休囚死 word goes under the 六親 word.
     kin_heading = said["picture.column_kin_vigour" if any(v is not None for v in vigours) else "picture.column_kin"]
-    items.append(Text(hidden_x, y, said["picture.column_hidden"], MIN_TEXT, "muted", False, "ms"))
-    items.append(Text(general_x, y, general_heading, MIN_TEXT, "muted", False, "ls"))
-    items.append(Text(kin_x, y, kin_heading, MIN_TEXT, "muted", False, "ls"))
+    items.append(Text(hidden_x, y, said["picture.column_hidden"], MIN_TEXT, "muted", anchor="ms"))
+    items.append(Text(general_x, y, general_heading, MIN_TEXT, "muted"))
+    items.append(Text(kin_x, y, kin_heading, MIN_TEXT, "muted"))
     y += 8
     row = 52
     on_ground = said["picture.on_ground"]
     for i, step in enumerate(steps):
         first = i == 0
         top_y, mid = y + i * row, y + i * row + row / 2
-        items.append(Box(MARGIN, top_y, WIDTH - MARGIN, top_y + row, "accent_bg" if first else "panel",
-                              "accent" if first else "grid", 2 if first else 1))
+        items.append(Box(MARGIN, top_y, WIDTH - MARGIN, top_y + row, fill="accent_bg" if first else "panel",
+                         outline="accent" if first else "grid", width=2 if first else 1))
         if first:
-            items.append(Text(MARGIN + 10, mid - 2, positions[i], 18, "accent", True, "ls"))
+            items.append(Text(MARGIN + 10, mid - 2, positions[i], 18, "accent", bold=True))
             _badge(items, MARGIN + 10, mid + 12, initial, "accent", measure)
         else:
-            items.append(Text(MARGIN + 10, mid, positions[i], 18, "fg", True, "lm"))
+            items.append(Text(MARGIN + 10, mid, positions[i], 18, "fg", bold=True, anchor="lm"))
         if step.hidden_stem is not None:
-            items.append(Text(hidden_x, mid, str(step.hidden_stem), 20, "muted", True, "mm"))
-        items.append(Text(branch_x, mid, str(step.branch), 32,
-                               "void" if step.void else ("accent" if first else "fg"), True, "mm"))
+            items.append(Text(hidden_x, mid, str(step.hidden_stem), 20, "muted", bold=True, anchor="mm"))
+        items.append(Text(branch_x, mid, str(step.branch), 32, "void" if step.void else ("accent" if first else "fg"),
+                          bold=True, anchor="mm"))
         if step.void:
             _void_badge(items, branch_x + 19, mid - 10, void_tag)
         items.append(Text(general_x, mid, generals[i], 18, "noble" if step.general == General.貴人 else "general",
-                               True, "lm"))
+                          bold=True, anchor="lm"))
         ground = on_ground.format(branch=str(step.ground))
-        items.append(Text(ground_x, mid, ground, 15, "muted", False, "rm"))
+        items.append(Text(ground_x, mid, ground, 15, "muted", anchor="rm"))
         kin = term(step.kin, lang)
         room = ground_x - measure(ground, 15, False) - 10 - kin_x
         vigour = vigours[i]
         if vigour is None:
-            items.append(Text(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", False, "lm"))
+            items.append(Text(kin_x, mid, kin, _fit(measure, kin, 18, False, room), "fg", anchor="lm"))
         else:  # 六親 above, 旺相休囚死 below it
-            items.append(Text(kin_x, mid - 10, kin, _fit(measure, kin, 17, False, room), "fg", False, "lm"))
+            items.append(Text(kin_x, mid - 10, kin, _fit(measure, kin, 17, False, room), "fg", anchor="lm"))
             word = term(vigour, lang)
-            items.append(Text(kin_x, mid + 12, word, _fit(measure, word, 15, True, room), "fg", True, "lm"))
+            items.append(Text(kin_x, mid + 12, word, _fit(measure, word, 15, True, room), "fg", bold=True, anchor="lm"))
     return y + 3 * row
 
 
@@ -322,7 +323,7 @@ def _flow(items: list[Item], top: float, chips: list[tuple[str, str]], label_siz
             x, y = float(MARGIN), y + value_size + 12
         if label:
             items.append(Text(x, y, label, label_size, "muted"))
-        items.append(Text(x + width - value_width, y, value, value_size, value_role, True))
+        items.append(Text(x + width - value_width, y, value, value_size, value_role, bold=True))
         x += width + 18
     return y + 6
 
@@ -341,7 +342,7 @@ def _derived(known: Facts, top: float, said: Mapping[str, str], measure: Measure
 def _patterns(held: tuple[Pattern, ...], top: float, lang: Lang, said: Mapping[str, str], measure: Measure,
               items: list[Item]) -> float:
     """The 課体 that hold, as names flowed after their heading."""
-    items.append(Text(MARGIN, top + 20, said["picture.patterns"], 18, "fg", True))
+    items.append(Text(MARGIN, top + 20, said["picture.patterns"], 18, "fg", bold=True))
     if not held:
         items.append(Text(MARGIN, top + 46, said["picture.patterns_none"], 15, "muted"))
         return top + 52
@@ -361,12 +362,12 @@ def _legend(chart: Chart, top: float, said: Mapping[str, str], void_tag: _Tag, m
         entries.append((said["matter.picture_tag"], "spirit", said["matter.picture_legend"]))
     x, y = float(MARGIN), top + 12
     for tag, fill, label in entries:
-        tag_width = void_tag[1] if fill is None else max(measure(tag, MIN_TEXT, True) + 8, MIN_TEXT + 6)
+        tag_width = void_tag[1] if fill is None else _tag_width(measure, tag)
         width = tag_width + 5 + measure(label, MIN_TEXT, False)
         if x > MARGIN and x + width > WIDTH - MARGIN:
             x, y = float(MARGIN), y + 24
         right = _void_badge(items, x, y, void_tag) if fill is None else _badge(items, x, y, tag, fill, measure)
-        items.append(Text(right + 5, y, label, MIN_TEXT, "muted", False, "lm"))
+        items.append(Text(right + 5, y, label, MIN_TEXT, "muted", anchor="lm"))
         x += width + 14
     return y + 12
 
@@ -381,7 +382,7 @@ def layout(chart: Chart, lang: Lang, measure: Measure, known: Facts | None = Non
     held = (patterns if patterns is not None else classify(chart, known)).held
     said = words()[lang]  # every label below is looked up here, not through text() one by one
     void = said["picture.tag_void"]
-    void_tag = (void, max(measure(void, MIN_TEXT, True) + 8, MIN_TEXT + 6))
+    void_tag = (void, _tag_width(measure, void))
     items: list[Item] = []
     y = _header(chart, lang, said, measure, items)
     y = _ring(chart, y + 12, lang, said, void_tag, measure, items, highlight)
