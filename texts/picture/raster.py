@@ -197,9 +197,8 @@ def _paint_on(canvas: ImagingCore, size: tuple[int, int], plan: Layout, theme: T
         if not isinstance(item, Text):
             _box(canvas, item, index)
             continue
-        left, top, text_size, bold, anchor = round(item.x * SCALE), round(item.y * SCALE), item.size, item.bold, \
-            item.anchor
-        ink = index[item.role]
+        left, top = round(item.x * SCALE), round(item.y * SCALE)
+        text_size, bold, anchor, ink = item.size, item.bold, item.anchor, index[item.role]
         for dx, dy, width, height, piece in placed(item.text, text_size, bold, anchor):
             x0, y0 = left + dx, top + dy
             x1, y1 = x0 + width, y0 + height
