@@ -1,6 +1,6 @@
 """A package's names whose modules load at their first use (PEP 562), so a start skips them.
 
-    >>> __getattr__ = deferred_names("texts.matters", {"answer": "texts.matters.values"})  # doctest: +SKIP
+    __getattr__ = deferred_names(__name__, {"answer": "texts.matters.values"})  # in texts/matters/__init__.py
 
 The package's module ``__getattr__``: a listed name is imported from its module when first asked
 for, then bound in the package as an import would bind it, so later reads are plain look-ups (a read
