@@ -20,6 +20,7 @@ from bot.store import NewCase, open_store
 from bot.store.sql import ADD_NOTE
 from engine import calendar
 from engine.school import School
+from testkit.casebook import add_all
 from testkit.discord_standin import DiscordStandIn, snowflake
 from tests.conftest import StartBot
 from tests.test_privacy import exported_rows
@@ -45,11 +46,11 @@ async def casebook(db: Path, guild: int, channel: int, author: int) -> int:
     store = await open_store(db)
     size = 0
     try:
-        cases = await asyncio.gather(*(store.add_case(NewCase(
+        cases = await add_all(store, (NewCase(
             guild_id=guild, channel_id=channel, author_id=author, private=False, instant=NOW,
             zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None, school=School(),
             question=prose(rng, 300), birth_year=None, sex=None, created_at=1_800_000_000 + n,
-        )) for n in range(CASES)))
+        ) for n in range(CASES)))
         notes: list[tuple[str, tuple[Any, ...]]] = []
         for case in cases:
             size += len((case.question or "").encode())

@@ -12,7 +12,6 @@ SQLite file and folder 0600/0700, its -wal/-shm too).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import json
@@ -33,11 +32,11 @@ import pytest
 from bot.core.words import text
 from bot.store import NewCase, open_store, rows, school_json
 from bot.store import sql as q
-from bot.store.batch import BATCH_MAX
 from bot.store.migrations import MIGRATIONS
 from bot.store.sql import ADD_NOTE
 from engine import calendar
 from engine.school import School
+from testkit.casebook import add_all
 from testkit.discord_standin import Callback, DiscordStandIn, GuildSpec, Recorded, snowflake
 from tests.conftest import StartBot
 from tests.test_casebook_e2e import message_of, submit
@@ -323,17 +322,12 @@ async def test_five_thousand_cases_export_in_one_zip_under_discords_limit(
 ) -> None:
     store = await open_store(db_path)
     try:
-        # Added a batch's worth at a time: the store writes the casts made together in one shared
-        # transaction (bot.store.batch), not 5,000 commits one after another. Not all 5,000 at once:
-        # each call is answered within the store's deadline of when it was made, queue included,
-        # and the last of 5,000 queued writes may not be on a slow, loaded machine.
-        for first in range(0, 5000, BATCH_MAX):
-            await asyncio.gather(*(store.add_case(NewCase(
-                guild_id=standin.guilds[0].id, channel_id=1, author_id=standin.user_id, private=n % 3 == 0,
-                instant=NOW, zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None,
-                school=School(), question=f"{n}: " + "問" * 290, birth_year=1961, sex="女",
-                created_at=1_800_000_000 + n,
-            )) for n in range(first, min(first + BATCH_MAX, 5000))))
+        await add_all(store, (NewCase(
+            guild_id=standin.guilds[0].id, channel_id=1, author_id=standin.user_id, private=n % 3 == 0,
+            instant=NOW, zone=calendar.zone("Asia/Tokyo"), day=None, yuejiang=None, hour=None,
+            school=School(), question=f"{n}: " + "問" * 290, birth_year=1961, sex="女",
+            created_at=1_800_000_000 + n,
+        ) for n in range(5000)))
     finally:
         await store.close()
     await start_bot(clock=clock)
