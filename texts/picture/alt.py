@@ -13,7 +13,7 @@ from engine.facts import Facts, facts
 from engine.patterns import Patterns, classify
 from engine.symbols import BRANCHES
 from texts.alternatives import summary_line
-from texts.picture.shapes import hour_span
+from texts.picture.shapes import hour_span, shown_facts
 from texts.words import Lang, solar_term, term, words
 from texts.words.explain import chart_name
 from texts.words.schools import school_line
@@ -72,11 +72,8 @@ def alt_text(chart: Chart, lang: Lang, known: Facts | None = None, patterns: Pat
         transmissions=steps,
     )
     fact = said["picture.alt_fact"]
-    derived = [fact.format(label=said[key], branch=str(branch)) for key, branch in (
-        ("picture.fact_horse", known.travel_horse), ("picture.fact_ding", known.ding),
-        ("picture.fact_heavenly_horse", known.heavenly_horse), ("picture.fact_year", known.year),
-        ("picture.fact_month", known.month), ("picture.fact_natal", known.natal),
-        ("picture.fact_walking", known.walking_year)) if branch is not None]
+    derived = [fact.format(label=said[key], branch=str(branch)) for key, branch in shown_facts(known)
+               if branch is not None]
     held = [term(p.name, lang) for p in (patterns if patterns is not None else classify(chart, known)).held]
     described += said["picture.alt_extra"].format(
         derived=_join(lang, derived),

@@ -34,6 +34,7 @@ from texts.picture.shapes import (
     Role,
     Text,
     hour_span,
+    shown_facts,
 )
 from texts.words import Lang, solar_term, term, words
 from texts.words.explain import chart_name
@@ -329,13 +330,8 @@ def _flow(items: list[Item], top: float, chips: list[tuple[str, str]], label_siz
 
 
 def _derived(known: Facts, top: float, said: Mapping[str, str], measure: Measure, items: list[Item]) -> float:
-    """驛馬 and 丁神; 天馬, 太歳 and 月建 with a moment; 本命 and 行年 with the querent's birth data."""
-    chips = [(said["picture.fact_horse"], str(known.travel_horse)), (said["picture.fact_ding"], str(known.ding))]
-    for key, value in (("picture.fact_heavenly_horse", known.heavenly_horse), ("picture.fact_year", known.year),
-                       ("picture.fact_month", known.month), ("picture.fact_natal", known.natal),
-                       ("picture.fact_walking", known.walking_year)):
-        if value is not None:
-            chips.append((said[key], str(value)))
+    """The facts the picture shows (``shown_facts``), those known, as chips flowed in its order."""
+    chips = [(said[key], str(value)) for key, value in shown_facts(known) if value is not None]
     return _flow(items, top, chips, 15, 20, measure)
 
 

@@ -11,6 +11,7 @@ from enum import IntEnum
 from typing import Literal, get_args
 
 from engine.chart import Chart
+from engine.facts import Facts
 from engine.school import NobleTable
 from engine.symbols import Branch, Stem
 from engine.terms import Frame, General, Kin, Method, PatternName, Position, Relation, Vigour
@@ -89,6 +90,16 @@ def hour_span(chart: Chart) -> str:
     start = (2 * int(m.hour.branch) - 1) % 24
     local = m.local  # %Y-%m-%d as strftime writes the calendar's years (1900–2100), without its call
     return f"{local.year:04}-{local.month:02}-{local.day:02} {start:02d}:00-{(start + 2) % 24:02d}:00"
+
+
+def shown_facts(known: Facts) -> tuple[tuple[str, Branch | None], ...]:
+    """The derived facts the picture shows, in its order, each with its label's word key: 驛馬 and
+    丁神; 天馬, 太歳 and 月建 with a moment; 本命 and 行年 with the querent's birth data (None: not
+    known for this chart)."""
+    return (("picture.fact_horse", known.travel_horse), ("picture.fact_ding", known.ding),
+            ("picture.fact_heavenly_horse", known.heavenly_horse), ("picture.fact_year", known.year),
+            ("picture.fact_month", known.month), ("picture.fact_natal", known.natal),
+            ("picture.fact_walking", known.walking_year))
 
 
 def _literals(template: str) -> str:
