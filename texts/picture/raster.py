@@ -202,7 +202,8 @@ def _paint_on(canvas: ImagingCore, size: tuple[int, int], plan: Layout, theme: T
         for dx, dy, width, height, piece in placed(item.text, text_size, bold, anchor):
             x0, y0 = left + dx, top + dy
             x1, y1 = x0 + width, y0 + height
-            # The paper is the colour at the box's corners (inside the canvas).
+            # The paper is the colour at the box's corners, clipped to the canvas only where the box
+            # crosses its edge: nearly every text lies inside, and is spared the clipping's calls.
             if x0 >= 0 and y0 >= 0 and x1 <= right and y1 <= bottom:
                 corners = get((x0, y0)), get((x1 - 1, y0)), get((x0, y1 - 1)), get((x1 - 1, y1 - 1))
             else:

@@ -66,6 +66,7 @@ class Box:
 
 Item = Text | Box
 
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A whole picture at 1×: its size and what to draw, in drawing order."""
