@@ -14,7 +14,7 @@ from engine.patterns import Patterns, classify
 from engine.symbols import BRANCHES
 from texts.alternatives import summary_line
 from texts.picture.shapes import hour_span, shown_facts
-from texts.words import Lang, solar_term, term, words
+from texts.words import Lang, solar_term, term, text
 from texts.words.explain import chart_name
 from texts.words.schools import school_line
 
@@ -24,67 +24,62 @@ def alt_text(chart: Chart, lang: Lang, known: Facts | None = None, patterns: Pat
     ``known`` as for the picture (the facts with the querent's birth data); ``patterns`` is
     ``classify(chart, known)`` when the caller has it (the picture's layout reads it too)."""
     known = known if known is not None else facts(chart)
-    said = words()[lang]  # every word below is looked up here, not through text() one by one
     g = chart.generals
     m = chart.moment
     if m is None:
-        moment = said["picture.classical"]
+        moment = text("picture.classical", lang)
         pillars = ""
     else:
-        moment = said["picture.moment"].format(when=hour_span(chart), zone=m.zone)
-        pillars = (said["picture.pillars"].format(year=str(m.year), month=str(m.month), day=str(m.day),
-                                                  hour=str(m.hour)) + " "
-                   + said["picture.principal_term"].format(term=solar_term(m.principal_term.name, lang)))
-    cell = said["picture.alt_cell"]
+        moment = text("picture.moment", lang, when=hour_span(chart), zone=m.zone)
+        pillars = (text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour) + " "
+                   + text("picture.principal_term", lang, term=solar_term(m.principal_term.name, lang)))
     ring = _join(lang, [  # 子 first, round the ring as a student recites it
-        cell.format(ground=str(ground), heaven=str(chart.plate.up(ground)), general=term(g.over(ground), lang))
+        text("picture.alt_cell", lang, ground=ground, heaven=chart.plate.up(ground), general=term(g.over(ground), lang))
         for ground in BRANCHES
     ])
-    lesson, relation = said["picture.alt_lesson"], said["picture.alt_relation"]
     lessons = _join(lang, [
-        lesson.format(number=said[f"picture.lesson_number.{x.number}"], upper=str(x.upper), lower=str(x.lower),
-                      general=term(g.on(x.upper), lang),
-                      relation="" if x.relation is None else relation.format(relation=term(x.relation, lang)))
+        text("picture.alt_lesson", lang, number=text(f"picture.lesson_number.{x.number}", lang), upper=x.upper,
+             lower=x.lower, general=term(g.on(x.upper), lang),
+             relation="" if x.relation is None else text("picture.alt_relation", lang, relation=term(x.relation, lang)))
         for x in chart.lessons
     ])
-    step, vigour, void = said["picture.alt_step"], said["picture.alt_step_vigour"], said["picture.alt_step_void"]
     steps = _join(lang, [
-        step.format(position=term(s.position, lang), hidden="" if s.hidden_stem is None else str(s.hidden_stem),
-                    branch=str(s.branch), general=term(s.general, lang), kin=term(s.kin, lang),
-                    void=void if s.void else "",
-                    vigour="" if f.vigour is None else vigour.format(vigour=term(f.vigour, lang)))
+        text("picture.alt_step", lang, position=term(s.position, lang),
+             hidden="" if s.hidden_stem is None else s.hidden_stem, branch=s.branch, general=term(s.general, lang),
+             kin=term(s.kin, lang), void=text("picture.alt_step_void", lang) if s.void else "",
+             vigour="" if f.vigour is None else text("picture.alt_step_vigour", lang, vigour=term(f.vigour, lang)))
         for s, f in zip(chart.steps, known.steps, strict=True)
     ])
-    stem = chart.day.stem
-    described = said["picture.alt"].format(
-        title=said["picture.title"].format(day=str(chart.day), hour=str(chart.hour)),
-        yuejiang=said["picture.yuejiang"].format(branch=str(chart.yuejiang)),
-        name=said["picture.name"].format(name=chart_name(chart.transmissions, lang)),
+    described = text(
+        "picture.alt", lang,
+        title=text("picture.title", lang, day=chart.day, hour=chart.hour),
+        yuejiang=text("picture.yuejiang", lang, branch=chart.yuejiang),
+        name=text("picture.name", lang, name=chart_name(chart.transmissions, lang)),
         moment=moment,
         pillars=pillars,
-        void=said["picture.void"].format(branches=str(chart.void[0]) + str(chart.void[1])),
-        noble=said["picture.noble"].format(branch=str(g.noble),
-                                           time=said["noble.day" if g.daytime else "noble.night"],
-                                           direction=said["noble.clockwise" if g.clockwise else "noble.counter"]),
-        lodging=said["picture.lodging"].format(stem=str(stem), branch=str(stem.lodging)),
+        void=text("picture.void", lang, branches="".join(map(str, chart.void))),
+        noble=text("picture.noble", lang, branch=g.noble,
+                   time=text("noble.day" if g.daytime else "noble.night", lang),
+                   direction=text("noble.clockwise" if g.clockwise else "noble.counter", lang)),
+        lodging=text("picture.lodging", lang, stem=chart.day.stem, branch=chart.day.stem.lodging),
         ring=ring,
         lessons=lessons,
         transmissions=steps,
     )
-    fact = said["picture.alt_fact"]
-    derived = [fact.format(label=said[key], branch=str(branch)) for key, branch in shown_facts(known)
-               if branch is not None]
+    derived = [text("picture.alt_fact", lang, label=text(key, lang), branch=branch)
+               for key, branch in shown_facts(known) if branch is not None]
     held = [term(p.name, lang) for p in (patterns if patterns is not None else classify(chart, known)).held]
-    described += said["picture.alt_extra"].format(
+    described += text(
+        "picture.alt_extra", lang,
         derived=_join(lang, derived),
-        patterns=said["picture.alt_patterns"].format(names=_join(lang, held)) if held
-        else said["picture.patterns_none"],
+        patterns=text("picture.alt_patterns", lang, names=_join(lang, held)) if held
+        else text("picture.patterns_none", lang),
     )
     school = school_line(chart.school, lang)
     if school is not None:
-        described += said["picture.alt_school"].format(school=school)
+        described += text("picture.alt_school", lang, school=school)
     # The other schools (docs/rules.md §10.1): the caption's line, as under every chart; the pixels keep to the chart.
-    described += said["picture.alt_school"].format(school=summary_line(chart, lang).rstrip(".。"))
+    described += text("picture.alt_school", lang, school=summary_line(chart, lang).rstrip(".。"))
     # A classical chart has no pillars: drop the empty sentence it would leave.
     described = described.replace("。。", "。").replace(". .", ".")
     # Every school option at once with a long zone name comes near Discord's limit: never past it.

@@ -14,7 +14,7 @@ What is drawn: the header (day, hour, 月将, 課名, moment and zone, the four 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from engine.chart import Chart
 from engine.facts import Facts, facts
@@ -36,7 +36,7 @@ from texts.picture.shapes import (
     hour_span,
     shown_facts,
 )
-from texts.words import Lang, solar_term, term, words
+from texts.words import Lang, solar_term, term, text
 from texts.words.explain import chart_name
 from texts.words.schools import school_line
 
@@ -97,26 +97,26 @@ def _void_badge(items: list[Item], x: float, y: float, tag: _Tag) -> float:
     return x + width
 
 
-def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure, items: list[Item]) -> float:
+def _header(chart: Chart, lang: Lang, measure: Measure, items: list[Item]) -> float:
     room = WIDTH - 2 * MARGIN
     y = MARGIN + 26
-    title = said["picture.title"].format(day=str(chart.day), hour=str(chart.hour))
+    title = text("picture.title", lang, day=chart.day, hour=chart.hour)
     items.append(Text(MARGIN, y, title, _fit(measure, title, 26, True, room * 0.62), "fg", bold=True))
-    yuejiang = said["picture.yuejiang"].format(branch=str(chart.yuejiang))
+    yuejiang = text("picture.yuejiang", lang, branch=chart.yuejiang)
     items.append(Text(WIDTH - MARGIN, y, yuejiang, _fit(measure, yuejiang, 20, True, room * 0.36), "fg",
                       bold=True, anchor="rs"))
     y += 32
-    name = said["picture.name"].format(name=chart_name(chart.transmissions, lang))
+    name = text("picture.name", lang, name=chart_name(chart.transmissions, lang))
     items.append(Text(MARGIN, y, name, _fit(measure, name, 22, True, room), "accent", bold=True))
     y += 26
     m = chart.moment
     if m is None:
-        line = said["picture.classical"]
+        line = text("picture.classical", lang)
         items.append(Text(MARGIN, y, line, _fit(measure, line, 15, False, room), "muted"))
     else:
         abbreviation = m.local.tzname()
         zone = f"{m.zone} {abbreviation}" if abbreviation not in (None, m.zone) else m.zone
-        line = said["picture.moment"].format(when=hour_span(chart), zone=zone)
+        line = text("picture.moment", lang, when=hour_span(chart), zone=zone)
         size = _fit(measure, line, 16, False, room)
         # A long zone name (America/Argentina/ComodRivadavia) does not fit even at the smallest size:
         # it goes on a line of its own rather than past the margin.
@@ -125,17 +125,17 @@ def _header(chart: Chart, lang: Lang, said: Mapping[str, str], measure: Measure,
             y += 20 if i else 0
             items.append(Text(MARGIN, y, part, size, "muted"))
         y += 24
-        line = said["picture.pillars"].format(year=str(m.year), month=str(m.month), day=str(m.day), hour=str(m.hour))
-        principal = said["picture.principal_term"].format(term=solar_term(m.principal_term.name, lang))
+        line = text("picture.pillars", lang, year=m.year, month=m.month, day=m.day, hour=m.hour)
+        principal = text("picture.principal_term", lang, term=solar_term(m.principal_term.name, lang))
         term_size = _fit(measure, principal, 17, True, room * 0.3)
         term_width = measure(principal, term_size, True)
         items.append(Text(MARGIN, y, line, _fit(measure, line, 17, False, room - term_width - 12), "fg"))
         items.append(Text(WIDTH - MARGIN, y, principal, term_size, "fg", bold=True, anchor="rs"))
     y += 26
     g = chart.generals
-    void = said["picture.void"].format(branches=str(chart.void[0]) + str(chart.void[1]))
-    noble = said["picture.noble"].format(branch=str(g.noble), time=said["noble.day" if g.daytime else "noble.night"],
-                                         direction=said["noble.clockwise" if g.clockwise else "noble.counter"])
+    void = text("picture.void", lang, branches="".join(map(str, chart.void)))
+    noble = text("picture.noble", lang, branch=g.noble, time=text("noble.day" if g.daytime else "noble.night", lang),
+                 direction=text("noble.clockwise" if g.clockwise else "noble.counter", lang))
     void_size = _fit(measure, void, 17, False, room * 0.4)
     items.append(Text(MARGIN, y, void, void_size, "void", bold=True))
     left = MARGIN + measure(void, void_size, True) + 18
@@ -155,8 +155,8 @@ _CELLS: tuple[tuple[Branch, int, int], ...] = tuple(
 )
 
 
-def _ring(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag, measure: Measure,
-          items: list[Item], highlight: frozenset[General]) -> float:
+def _ring(chart: Chart, top: float, lang: Lang, void_tag: _Tag, measure: Measure, items: list[Item],
+          highlight: frozenset[General]) -> float:
     """The twelve cells (each with its 天将, 天盤 and 地盤 branches and tags) round the ring's centre."""
     append = items.append
     for ground, dx, dy in _CELLS:
@@ -175,31 +175,30 @@ def _ring(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_ta
         if ground == chart.day.stem.lodging:
             left = _badge(items, left, y + CELL - 14, str(chart.day.stem), "lodging", measure) + 4
         if ground == chart.hour:
-            _badge(items, left, y + CELL - 14, said["picture.tag_hour"], "hour", measure)
+            _badge(items, left, y + CELL - 14, text("picture.tag_hour", lang), "hour", measure)
         if general in highlight:  # a 類神 of the matter asked
             append(Box(x + 2, y + 2, x + CELL - 2, y + CELL - 2, outline="spirit", width=3))
-    _ring_centre(chart, MARGIN + CELL, top + CELL, said, measure, items)
+    _ring_centre(chart, MARGIN + CELL, top + CELL, lang, measure, items)
     return top + 4 * CELL
 
 
-def _ring_centre(chart: Chart, x: float, y: float, said: Mapping[str, str], measure: Measure,
-                 items: list[Item]) -> None:
+def _ring_centre(chart: Chart, x: float, y: float, lang: Lang, measure: Measure, items: list[Item]) -> None:
     """The middle of the ring: its name, a sample cell saying what is where, the 寄宮 and hour."""
     mid = x + CELL
-    items.append(Text(mid, y + 26, said["picture.ring"], 18, "fg", bold=True, anchor="ms"))
+    items.append(Text(mid, y + 26, text("picture.ring", lang), 18, "fg", bold=True, anchor="ms"))
     sx0, sy0, sx1, sy1 = mid - 62, y + 40, mid + 62, y + 132
     items.append(Box(sx0, sy0, sx1, sy1, fill="panel", outline="grid", width=1))
-    sample_general = said["picture.sample_general"]
+    sample_general = text("picture.sample_general", lang)
     items.append(Text(sx0 + 6, sy0 + 5, sample_general, _fit(measure, sample_general, 14, True, 110), "general",
                       bold=True, anchor="la"))
-    heaven = said["picture.sample_heaven"]
+    heaven = text("picture.sample_heaven", lang)
     items.append(Text(mid, (sy0 + sy1) / 2 + 2, heaven, _fit(measure, heaven, 24, True, 110), "fg", bold=True,
                       anchor="mm"))
-    items.append(Text(sx1 - 6, sy1 - 6, said["picture.sample_ground"], MIN_TEXT, "muted", anchor="rs"))
+    items.append(Text(sx1 - 6, sy1 - 6, text("picture.sample_ground", lang), MIN_TEXT, "muted", anchor="rs"))
     stem = chart.day.stem
-    lodging = said["picture.lodging"].format(stem=str(stem), branch=str(stem.lodging))
+    lodging = text("picture.lodging", lang, stem=stem, branch=stem.lodging)
     items.append(Text(mid, y + 158, lodging, _fit(measure, lodging, 15, False, 2 * CELL - 12), "fg", anchor="ms"))
-    hour = said["picture.hour_at"].format(branch=str(chart.hour))
+    hour = text("picture.hour_at", lang, branch=chart.hour)
     items.append(Text(mid, y + 182, hour, 15, "fg", anchor="ms"))
 
 
@@ -211,17 +210,16 @@ _LESSON_ROWS = (("picture.lesson_row_general", 36), ("picture.lesson_row_upper",
                 ("picture.lesson_row_lower", 42), ("picture.lesson_row_relation", 30))
 
 
-def _lessons(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag, measure: Measure,
-             items: list[Item]) -> float:
+def _lessons(chart: Chart, top: float, lang: Lang, void_tag: _Tag, measure: Measure, items: list[Item]) -> float:
     """四課 as four columns, 四課 at the left and 一課 at the right (the books' order)."""
-    items.append(Text(MARGIN, top + 20, said["picture.lessons"], 18, "fg", bold=True))
+    items.append(Text(MARGIN, top + 20, text("picture.lessons", lang), 18, "fg", bold=True))
     y = top + 48
     for lesson, cx in zip(chart.lessons, _CENTRES, strict=True):
-        items.append(Text(cx, y, said[f"picture.lesson_number.{lesson.number}"], 15, "muted", anchor="ms"))
+        items.append(Text(cx, y, text(f"picture.lesson_number.{lesson.number}", lang), 15, "muted", anchor="ms"))
     y += 8
     box_top = y
     for key, height in _LESSON_ROWS:
-        label = said[key]
+        label = text(key, lang)
         items.append(Text(MARGIN, y + height / 2, label, _fit(measure, label, 15, False, _LABEL_ROOM - 6), "muted",
                           anchor="lm"))
         y += height
@@ -242,7 +240,7 @@ def _lessons(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void
         row_y += 42
         if lesson.relation is not None:
             # The bare character: the shared term may carry a gloss too wide for the column.
-            items.append(Text(cx, row_y + 15, said[f"picture.relation.{lesson.relation}"], 18, "accent",
+            items.append(Text(cx, row_y + 15, text(f"picture.relation.{lesson.relation}", lang), 18, "accent",
                               bold=True, anchor="mm"))
     for i in range(1, 4):
         x = MARGIN + _LABEL_ROOM + _COLUMN * i
@@ -250,36 +248,37 @@ def _lessons(chart: Chart, top: float, lang: Lang, said: Mapping[str, str], void
     return y
 
 
-def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, said: Mapping[str, str], void_tag: _Tag,
-                   measure: Measure, items: list[Item]) -> float:
+def _transmissions(chart: Chart, known: Facts, top: float, lang: Lang, void_tag: _Tag, measure: Measure,
+                   items: list[Item]) -> float:
     """三伝: position, 遁干, branch, 天将, 六親, 旺相休囚死 (when the month is known) over the 地盤;
     the 初伝 row (發用) in the accent colour.
 
     Columns follow the widest position label of the language, so English words fit as well as
     two CJK characters; the 發用 tag sits under the 初伝 label.
     """
-    items.append(Text(MARGIN, top + 20, said["picture.transmissions"], 18, "fg", bold=True))
+    items.append(Text(MARGIN, top + 20, text("picture.transmissions", lang), 18, "fg", bold=True))
     steps = chart.steps
     positions = [term(step.position, lang) for step in steps]
-    initial = said["picture.initial"]
+    initial = text("picture.initial", lang)
     left = MARGIN + 10 + max(*(measure(p, 18, True) for p in positions), measure(initial, MIN_TEXT, True) + 8)
     hidden_x = left + 24
     branch_x = hidden_x + 40
     general_x = branch_x + 50  # room for a 空 tag beside the branch
     generals = [term(step.general, lang) for step in steps]
-    general_heading = said["picture.column_general"]
+    general_heading = text("picture.column_general", lang)
     kin_x = general_x + max(*(measure(g, 18, True) for g in generals), measure(general_heading, MIN_TEXT, False)) + 16
     ground_x = WIDTH - MARGIN - 8
     y = top + 46
     vigours = [fact.vigour for fact in known.steps]
     # With the month known, the 旺相休囚死 word goes under the 六親 word.
-    kin_heading = said["picture.column_kin_vigour" if any(v is not None for v in vigours) else "picture.column_kin"]
-    items.append(Text(hidden_x, y, said["picture.column_hidden"], MIN_TEXT, "muted", anchor="ms"))
+    kin_heading = text("picture.column_kin_vigour" if any(v is not None for v in vigours) else "picture.column_kin",
+                       lang)
+    items.append(Text(hidden_x, y, text("picture.column_hidden", lang), MIN_TEXT, "muted", anchor="ms"))
     items.append(Text(general_x, y, general_heading, MIN_TEXT, "muted"))
     items.append(Text(kin_x, y, kin_heading, MIN_TEXT, "muted"))
     y += 8
     row = 52
-    on_ground = said["picture.on_ground"]
+    on_ground = text("picture.on_ground", lang)
     for i, step in enumerate(steps):
         first = i == 0
         top_y, mid = y + i * row, y + i * row + row / 2
@@ -329,33 +328,32 @@ def _flow(items: list[Item], top: float, chips: list[tuple[str, str]], label_siz
     return y + 6
 
 
-def _derived(known: Facts, top: float, said: Mapping[str, str], measure: Measure, items: list[Item]) -> float:
+def _derived(known: Facts, top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
     """The facts the picture shows (``shown_facts``), those known, as chips flowed in its order."""
-    chips = [(said[key], str(value)) for key, value in shown_facts(known) if value is not None]
+    chips = [(text(key, lang), str(value)) for key, value in shown_facts(known) if value is not None]
     return _flow(items, top, chips, 15, 20, measure)
 
 
-def _patterns(held: tuple[Pattern, ...], top: float, lang: Lang, said: Mapping[str, str], measure: Measure,
-              items: list[Item]) -> float:
+def _patterns(held: tuple[Pattern, ...], top: float, lang: Lang, measure: Measure, items: list[Item]) -> float:
     """The 課体 that hold, as names flowed after their heading."""
-    items.append(Text(MARGIN, top + 20, said["picture.patterns"], 18, "fg", bold=True))
+    items.append(Text(MARGIN, top + 20, text("picture.patterns", lang), 18, "fg", bold=True))
     if not held:
-        items.append(Text(MARGIN, top + 46, said["picture.patterns_none"], 15, "muted"))
+        items.append(Text(MARGIN, top + 46, text("picture.patterns_none", lang), 15, "muted"))
         return top + 52
     return _flow(items, top + 26, [("", term(p.name, lang)) for p in held], 15, 18, measure, "accent")
 
 
-def _legend(chart: Chart, top: float, said: Mapping[str, str], void_tag: _Tag, measure: Measure, items: list[Item],
+def _legend(chart: Chart, top: float, lang: Lang, void_tag: _Tag, measure: Measure, items: list[Item],
             spirits: bool) -> float:
     """Tags and colours explained, flowed over as many lines as the language needs."""
     entries: list[tuple[str, Role | None, str]] = [
-        (str(chart.day.stem), "lodging", said["picture.legend_lodging"]),
-        (said["picture.tag_hour"], "hour", said["picture.legend_hour"]),
-        (void_tag[0], None, said["picture.legend_void"]),
-        (said["picture.initial"], "accent", said["picture.legend_initial"]),
+        (str(chart.day.stem), "lodging", text("picture.legend_lodging", lang)),
+        (text("picture.tag_hour", lang), "hour", text("picture.legend_hour", lang)),
+        (void_tag[0], None, text("picture.legend_void", lang)),
+        (text("picture.initial", lang), "accent", text("picture.legend_initial", lang)),
     ]
     if spirits:  # the outlined cells
-        entries.append((said["matter.picture_tag"], "spirit", said["matter.picture_legend"]))
+        entries.append((text("matter.picture_tag", lang), "spirit", text("matter.picture_legend", lang)))
     x, y = float(MARGIN), top + 12
     for tag, fill, label in entries:
         tag_width = void_tag[1] if fill is None else _tag_width(measure, tag)
@@ -376,17 +374,16 @@ def layout(chart: Chart, lang: Lang, measure: Measure, known: Facts | None = Non
     is ``classify(chart, known)`` when the caller has it (the alt text reads it too)."""
     known = known if known is not None else facts(chart)
     held = (patterns if patterns is not None else classify(chart, known)).held
-    said = words()[lang]  # every label below is looked up here, not through text() one by one
-    void = said["picture.tag_void"]
+    void = text("picture.tag_void", lang)
     void_tag = (void, _tag_width(measure, void))
     items: list[Item] = []
-    y = _header(chart, lang, said, measure, items)
-    y = _ring(chart, y + 12, lang, said, void_tag, measure, items, highlight)
-    y = _lessons(chart, y + 14, lang, said, void_tag, measure, items)
-    y = _transmissions(chart, known, y + 12, lang, said, void_tag, measure, items)
-    y = _derived(known, y + 10, said, measure, items)
-    y = _patterns(held, y + 8, lang, said, measure, items)
-    y = _legend(chart, y + 12, said, void_tag, measure, items, bool(highlight))
+    y = _header(chart, lang, measure, items)
+    y = _ring(chart, y + 12, lang, void_tag, measure, items, highlight)
+    y = _lessons(chart, y + 14, lang, void_tag, measure, items)
+    y = _transmissions(chart, known, y + 12, lang, void_tag, measure, items)
+    y = _derived(known, y + 10, lang, measure, items)
+    y = _patterns(held, y + 8, lang, measure, items)
+    y = _legend(chart, y + 12, lang, void_tag, measure, items, bool(highlight))
     return Layout(WIDTH, int(y + MARGIN), tuple(items))
 
 
